@@ -1,0 +1,17 @@
+// cli/commands: the subcommands of the `lexlink` tool. Each takes its arguments (after the
+// subcommand name) and returns the process exit status: 0 success, 1 some input was invalid,
+// 2 usage or setup error (a message on stderr says which).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lexlink::cli {
+
+struct Context {
+  std::string data_dir;  // the folder holding lexicons/ and grammars/
+};
+
+int urn_command(const Context& context, const std::vector<std::string>& args);
+
+}  // namespace lexlink::cli

@@ -1,0 +1,17 @@
+// cli/json_lines: writing JSON Lines safely. Input text may hold invalid UTF-8 or NUL bytes;
+// every line written is valid JSON whatever the input (invalid bytes become U+FFFD).
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace lexlink::cli {
+
+std::string to_json_line(const nlohmann::ordered_json& value);
+
+// Writes value + '\n' to `out`.
+void write_json_line(std::FILE* out, const nlohmann::ordered_json& value);
+
+}  // namespace lexlink::cli

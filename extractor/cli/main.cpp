@@ -1,0 +1,70 @@
+// lexlink: the command-line tool. `lexlink help` lists the commands; README.md is the manual.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lexlink [--data DIR] COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  urn parse|validate|normalize|equal|resolve [OPTIONS] [NAME...]\n"
+    "      work with URN:LEX names; names come from the arguments or, one per line, from\n"
+    "      standard input; one JSON object per name on standard output\n"
+    "  help      this text;  `lexlink urn --help` for the urn options\n"
+    "  version   the version\n"
+    "\n"
+    "--data DIR  the folder holding lexicons/ and grammars/ (default: $LEXLINK_DATA, else the\n"
+    "            source tree lexlink was built from)\n";
+
+// The data folder: --data, then $LEXLINK_DATA, then the source tree, then next to the binary.
+std::string find_data_dir(const std::string& given, const char* argv0) {
+  namespace fs = std::filesystem;
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("LEXLINK_DATA"); env != nullptr && *env != 0) return env;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(LEXLINK_DATA_DIR) / "lexicons", ec)) return LEXLINK_DATA_DIR;
+  const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec).parent_path();
+  for (const fs::path& p : {exe, exe.parent_path()}) {
+    if (fs::is_directory(p / "lexicons", ec)) return p.string();
+  }
+  return LEXLINK_DATA_DIR;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string data;
+  while (!args.empty() && args[0].rfind("--data", 0) == 0) {
+    if (args[0] == "--data" && args.size() >= 2) {
+      data = args[1];
+      args.erase(args.begin(), args.begin() + 2);
+    } else if (args[0].rfind("--data=", 0) == 0) {
+      data = args[0].substr(7);
+      args.erase(args.begin());
+    } else {
+      std::fputs("lexlink: --data needs a folder\n", stderr);
+      return 2;
+    }
+  }
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "version" || args[0] == "--version") {
+    std::printf("lexlink %s\n", LEXLINK_VERSION);
+    return 0;
+  }
+  lexlink::cli::Context context{find_data_dir(data, argv[0])};
+  const std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "urn") return lexlink::cli::urn_command(context, args);
+  std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  return 2;
+}
