@@ -67,6 +67,8 @@ const std::string& Args::get(const std::string& name) const {
   return o == options_.end() ? kEmpty : o->second;
 }
 
-bool Args::given(const std::string& name) const { return given_.count(name) != 0; }
+bool Args::given(const std::string& name) const {
+  return given_.count(name) != 0;
+}
 
 }  // namespace lexlink::cli

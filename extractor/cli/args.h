@@ -18,9 +18,9 @@ class Args {
   // Parses; on failure returns false and sets error().
   bool parse(const std::vector<std::string>& args);
 
-  bool has(const std::string& name) const;               // a flag was given
+  bool has(const std::string& name) const;                // a flag was given
   const std::string& get(const std::string& name) const;  // an option's value
-  bool given(const std::string& name) const;             // an option was given explicitly
+  bool given(const std::string& name) const;              // an option was given explicitly
   const std::vector<std::string>& positional() const { return positional_; }
   const std::string& error() const { return error_; }
 

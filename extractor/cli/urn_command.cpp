@@ -30,6 +30,7 @@ constexpr const char* kUrnUsage =
     "subcommands:\n"
     "  parse      the structure of each name (every ABNF element)\n"
     "             --iri  accept raw non-ASCII letters;  --allow-empty-authority  accept 'eu::'\n"
+    "             --allow-unnumbered  accept details without a number (URN:NIR's Constitution)\n"
     "  validate   whether each name is valid            --iri\n"
     "  normalize  the canonical form\n"
     "             --fold  fold to ASCII with the jurisdiction's transform (lexicons/common/\n"
@@ -108,8 +109,7 @@ json qualified_json(const Urn& u, std::size_t index, const char* head_name) {
 // The structure of a parsed name as JSON, one key per element of the ABNF.
 json structure_json(const Urn& u) {
   json out;
-  out["jurisdiction"] = {{"code", std::string(u.jurisdiction_code())},
-                         {"units", json::array()}};
+  out["jurisdiction"] = {{"code", std::string(u.jurisdiction_code())}, {"units", json::array()}};
   out["authority"] = json::array();
   out["measure"] = nullptr;
   out["details"] = nullptr;
@@ -124,14 +124,16 @@ json structure_json(const Urn& u) {
         out["jurisdiction"]["units"].push_back(std::string(u.view(n)));
         break;
       case Kind::kIssuer:
-        out["authority"].push_back(
-            {{"institution", std::string(u.view(nodes[i + 1]))},
-             {"body_functions", child_texts(u, i, Kind::kBodyFunction)}});
+        out["authority"].push_back({{"institution", std::string(u.view(nodes[i + 1]))},
+                                    {"body_functions", child_texts(u, i, Kind::kBodyFunction)}});
         break;
       case Kind::kMeasure: out["measure"] = qualified_json(u, i, "type"); break;
       case Kind::kDetails: {
-        json d{{"dates", json::array()}, {"period", nullptr}, {"numbers", json::array()},
-               {"number_lex", nullptr}, {"year_only", u.year_only()}};
+        json d{{"dates", json::array()},
+               {"period", nullptr},
+               {"numbers", json::array()},
+               {"number_lex", nullptr},
+               {"year_only", u.year_only()}};
         for (std::size_t c : u.children(i)) {
           const Node& k = nodes[c];
           if (k.kind == Kind::kDates) {
@@ -160,8 +162,8 @@ json structure_json(const Urn& u) {
           const Node& k = nodes[c];
           if (k.kind == Kind::kLanguage) e["language"] = std::string(u.view(k));
           if (k.kind != Kind::kVersion) continue;
-          json v{{"amendment_date", nullptr}, {"specification", nullptr},
-                 {"events", json::array()}};
+          json v{
+              {"amendment_date", nullptr}, {"specification", nullptr}, {"events", json::array()}};
           bool first = true;
           for (std::size_t vv : u.children(c)) {
             const Node& part = nodes[vv];
@@ -184,8 +186,8 @@ json structure_json(const Urn& u) {
         break;
       }
       case Kind::kManifestation: {
-        json m{{"format", nullptr}, {"editor", nullptr}, {"component", nullptr},
-               {"feature", nullptr}};
+        json m{
+            {"format", nullptr}, {"editor", nullptr}, {"component", nullptr}, {"feature", nullptr}};
         for (std::size_t c : u.children(i)) {
           const Node& k = nodes[c];
           if (k.kind == Kind::kFormat) m["format"] = qualified_json(u, c, "mime");
@@ -237,7 +239,12 @@ class UrnTool {
     }
     const std::string sub = argv[0];
     Args args;
-    args.flag("help").flag("iri").flag("allow-empty-authority").flag("fold").flag("nfc");
+    args.flag("help")
+        .flag("iri")
+        .flag("allow-empty-authority")
+        .flag("allow-unnumbered")
+        .flag("fold")
+        .flag("nfc");
     args.flag("lower-partition").flag("http");
     args.option("fold-transform", "").option("form", "canonical").option("partition-sep", "#");
     args.option("base", "").option("max-length", "65536");
@@ -255,6 +262,7 @@ class UrnTool {
     }
     parse_options_.allow_iri = args.has("iri");
     parse_options_.allow_empty_authority = args.has("allow-empty-authority");
+    parse_options_.allow_unnumbered = args.has("allow-unnumbered");
     const std::string& sep = args.get("partition-sep");
     if (sep != "#" && sep != "~") return usage_error("--partition-sep is '#' or '~'");
     partition_sep_ = sep[0];
@@ -307,8 +315,10 @@ class UrnTool {
   }
 
   static Outcome invalid(std::string_view name, const urn::ParseError& e) {
+    std::string problem = e.message;
+    if (e.code == ErrorCode::kLimitExceeded) problem += " (raise it with --max-length)";
     return {json{{"input", std::string(name)}, {"valid", false}, {"error", error_json(e)}},
-            e.message};
+            std::move(problem)};
   }
 
   Outcome parse(std::string_view name) {
@@ -350,8 +360,7 @@ class UrnTool {
       std::string problem;
       auto t = fold_transform(name, args, problem);
       if (!t) {
-        return {json{{"input", std::string(name)}, {"valid", false}, {"error", problem}},
-                problem};
+        return {json{{"input", std::string(name)}, {"valid", false}, {"error", problem}}, problem};
       }
       n.fold = true;
       n.fold_transform = *t;
@@ -368,9 +377,9 @@ class UrnTool {
       } else {
         auto p = urn::to_punycode(*u);
         if (!p) {
-          return {json{{"input", std::string(name)}, {"valid", false},
-                       {"error", p.error().message}},
-                  p.error().message};
+          return {
+              json{{"input", std::string(name)}, {"valid", false}, {"error", p.error().message}},
+              p.error().message};
         }
         value = *p;
       }
@@ -444,8 +453,8 @@ class UrnTool {
           status = 1;
           const std::string msg = "expected two names separated by a tab";
           std::fprintf(stderr, "lexlink urn equal: %s: %s\n", where.c_str(), msg.c_str());
-          write_json_line(stdout, json{{"input", std::string(line)}, {"valid", false},
-                                       {"error", msg}});
+          write_json_line(stdout,
+                          json{{"input", std::string(line)}, {"valid", false}, {"error", msg}});
           return;
         }
         compare(trim(line.substr(0, tab)), trim(line.substr(tab + 1)), where);

@@ -17,9 +17,9 @@
 namespace lexlink {
 
 struct TsvRow {
-  std::uint32_t line = 0;                 // 1-based line number in the file
-  std::vector<std::string_view> fields;   // views into TsvFile's buffer
-  std::vector<std::uint32_t> cols;        // 1-based byte column of each field
+  std::uint32_t line = 0;                // 1-based line number in the file
+  std::vector<std::string_view> fields;  // views into TsvFile's buffer
+  std::vector<std::uint32_t> cols;       // 1-based byte column of each field
 };
 
 class TsvFile {

@@ -20,7 +20,9 @@ char32_t decode(std::string_view s, std::size_t i, std::size_t& len);
 // Byte offset of the first invalid sequence, or npos when `s` is valid UTF-8.
 std::size_t find_invalid(std::string_view s);
 
-inline bool is_valid(std::string_view s) { return find_invalid(s) == std::string_view::npos; }
+inline bool is_valid(std::string_view s) {
+  return find_invalid(s) == std::string_view::npos;
+}
 
 // Appends the UTF-8 encoding of `cp` (which must be a valid scalar value).
 void append(std::string& out, char32_t cp);

@@ -78,8 +78,8 @@ Result<std::string> icu_nfc(std::string_view s) {
   std::string out;
   if (U_SUCCESS(status)) {
     icu::StringByteSink<std::string> sink(&out, static_cast<int32_t>(s.size()));
-    nfc->normalizeUTF8(0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink,
-                       nullptr, status);
+    nfc->normalizeUTF8(0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink, nullptr,
+                       status);
   }
   if (U_FAILURE(status)) {
     return make_error(ErrorCode::kInternal, std::string("ICU NFC failed: ") + u_errorName(status));
@@ -91,8 +91,8 @@ Result<std::string> icu_lower(std::string_view s) {
   UErrorCode status = U_ZERO_ERROR;
   std::string out;
   icu::StringByteSink<std::string> sink(&out, static_cast<int32_t>(s.size()));
-  icu::CaseMap::utf8ToLower("", 0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())),
-                            sink, nullptr, status);
+  icu::CaseMap::utf8ToLower("", 0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink,
+                            nullptr, status);
   if (U_FAILURE(status)) {
     return make_error(ErrorCode::kInternal,
                       std::string("ICU lower-casing failed: ") + u_errorName(status));
@@ -127,14 +127,13 @@ Result<std::string> fold_to_ascii(std::string_view text, const std::string& tran
     std::unique_ptr<icu::Transliterator> t(icu::Transliterator::createInstance(
         icu::UnicodeString::fromUTF8(transform_id), UTRANS_FORWARD, status));
     if (U_FAILURE(status) || t == nullptr) {
-      return make_error(ErrorCode::kInvalidArgument,
-                        "unknown ICU transform '" + transform_id + "' (" + u_errorName(status) +
-                            ")");
+      return make_error(ErrorCode::kInvalidArgument, "unknown ICU transform '" + transform_id +
+                                                         "' (" + u_errorName(status) + ")");
     }
     it = cache.emplace(transform_id, std::move(t)).first;
   }
-  icu::UnicodeString u =
-      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  icu::UnicodeString u = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   it->second->transliterate(u);
   std::string out;
   u.toUTF8String(out);
@@ -162,8 +161,8 @@ Result<std::string, ParseError> normalize(std::string_view name, const Normalize
   std::string_view text = urn.text();
   std::string head(text.substr(0, name_end));
   std::string partition(text.substr(name_end, partition_end - name_end));  // with its '~'
-  std::string tail = options.drop_query_fragment ? std::string()
-                                                 : std::string(text.substr(partition_end));
+  std::string tail =
+      options.drop_query_fragment ? std::string() : std::string(text.substr(partition_end));
   if (!needs_unicode_work(head) && !needs_unicode_work(partition)) {
     ascii_lower(head, 0, head.size());
     if (options.lower_partition) ascii_lower(partition, 0, partition.size());
@@ -177,8 +176,8 @@ Result<std::string, ParseError> normalize(std::string_view name, const Normalize
         s = std::move(*r);
       }
       if (options.fold) {
-        auto r = fold_to_ascii(s, options.fold_transform.empty() ? kDefaultFoldTransform
-                                                                 : options.fold_transform);
+        auto r = fold_to_ascii(
+            s, options.fold_transform.empty() ? kDefaultFoldTransform : options.fold_transform);
         if (!r) return r.error();
         s = std::move(*r);
       }

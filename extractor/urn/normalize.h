@@ -29,10 +29,10 @@ namespace lexlink::urn {
 inline constexpr const char* kDefaultFoldTransform = "Any-Latin; Latin-ASCII";
 
 struct NormalizeOptions {
-  bool fold = false;            // transliterate non-ASCII text to ASCII (spec 3.4)
-  std::string fold_transform;   // ICU transform id; empty means kDefaultFoldTransform
-  bool nfc = true;              // compose Unicode text (NFC)
-  bool lower_partition = false; // lower-case the partition id too
+  bool fold = false;                 // transliterate non-ASCII text to ASCII (spec 3.4)
+  std::string fold_transform;        // ICU transform id; empty means kDefaultFoldTransform
+  bool nfc = true;                   // compose Unicode text (NFC)
+  bool lower_partition = false;      // lower-case the partition id too
   bool drop_query_fragment = false;  // remove "?query" and "#fragment"
   ParseOptions parse{.allow_iri = true};
 };

@@ -59,12 +59,12 @@ namespace {
 
 // Character classes of the ABNF, one table lookup per byte.
 enum : std::uint8_t {
-  kAlnum = 1,   // alfa / DIGIT
-  kDot = 2,     // "."
-  kOther = 4,   // "-" / "_" / "'" / "=" / "(" / ")"
-  kHex = 8,     // HEXDIG
-  kAlpha = 16,  // alfa
-  kDigit = 32,  // DIGIT
+  kAlnum = 1,        // alfa / DIGIT
+  kDot = 2,          // "."
+  kOther = 4,        // "-" / "_" / "'" / "=" / "(" / ")"
+  kHex = 8,          // HEXDIG
+  kAlpha = 16,       // alfa
+  kDigit = 32,       // DIGIT
   kUnreserved = 64,  // RFC 3986 unreserved: ALPHA DIGIT - . _ ~
   kSubDelim = 128,   // RFC 3986 sub-delims: ! $ & ' ( ) * + , ; =
 };
@@ -86,7 +86,9 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
 }
 constexpr std::array<std::uint8_t, 256> kClass = make_classes();
 
-inline std::uint8_t cls(char c) { return kClass[static_cast<unsigned char>(c)]; }
+inline std::uint8_t cls(char c) {
+  return kClass[static_cast<unsigned char>(c)];
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -94,7 +96,9 @@ int hex_value(char c) {
   return c - 'A' + 10;
 }
 
-bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 int days_in_month(int y, int m) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -118,8 +122,8 @@ struct VectorTree {
   std::vector<Node>* nodes;
   int current = -1;
   int open(Kind kind, std::size_t begin) {
-    nodes->push_back(Node{kind, current, static_cast<std::uint32_t>(begin),
-                          static_cast<std::uint32_t>(begin)});
+    nodes->push_back(
+        Node{kind, current, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin)});
     current = static_cast<int>(nodes->size()) - 1;
     return current;
   }
@@ -228,9 +232,16 @@ std::string Parser<Tree>::hint(std::size_t pos) const {
     case '|': return "; '|' may only follow a date, to give the date in local form (spec 3.6)";
     case ',': return "; ',' only separates repeated dates or numbers (spec 3.2)";
     case '+': return "; '+' only separates the issuers of a multiple authority (spec 6.1.2)";
-    case '"': case '<': case '>': case '\\': case '^': case '`': case '{': case '}':
-    case '[': case ']':
-      return "; this character is excluded from URNs (RFC 8141): percent-encode it";
+    case '"':
+    case '<':
+    case '>':
+    case '\\':
+    case '^':
+    case '`':
+    case '{':
+    case '}':
+    case '[':
+    case ']': return "; this character is excluded from URNs (RFC 8141): percent-encode it";
     default: return {};
   }
 }
@@ -281,8 +292,7 @@ int Parser<Tree>::encoded() {
     const char c = static_cast<char>(b0);
     if ((cls(c) & (kAlnum | kDot | kOther))) {
       fail_message(start, "a character written literally", "encoded",
-                   std::string("%") + std::string(s_.substr(start + 1, 2)) +
-                       " encodes '" + c +
+                   std::string("%") + std::string(s_.substr(start + 1, 2)) + " encodes '" + c +
                        "', which must be written literally: only reserved and excluded "
                        "characters are percent-encoded (RFC 8141 2.5.2)");
       return -1;
@@ -299,8 +309,8 @@ int Parser<Tree>::encoded() {
     need = 3;
   } else {
     char buf[96];
-    std::snprintf(buf, sizeof buf,
-                  "percent-encoded byte 0x%02X cannot start a UTF-8 character", b0);
+    std::snprintf(buf, sizeof buf, "percent-encoded byte 0x%02X cannot start a UTF-8 character",
+                  b0);
     fail_message(start, "percent-encoded UTF-8", "encoded", buf);
     return -1;
   }
@@ -363,10 +373,14 @@ int Parser<Tree>::alfanum() {
                      ") or folded to ASCII; `lexlink urn normalize [--fold]` does either");
     return -1;
   }
+  // In the IRI form a raw character stands for its percent-encoding, which the ABNF counts as
+  // an alfanum: anything goes but white space, controls, format characters and unassigned ones.
   const auto gc = U_GET_GC_MASK(static_cast<UChar32>(cp));
-  if ((gc & (U_GC_L_MASK | U_GC_M_MASK | U_GC_N_MASK)) == 0) {
-    fail_message(p_, "a letter or digit", production_,
-                 "expected a letter or digit, found " + describe(p_));
+  if ((gc & (U_GC_Z_MASK | U_GC_CC_MASK | U_GC_CF_MASK | U_GC_CN_MASK | U_GC_CS_MASK)) != 0) {
+    fail_message(p_, "a printable character", production_,
+                 describe(p_) +
+                     " is white space, a control or an invisible character: it is not "
+                     "allowed in a name, not even percent-encoded by normalisation");
     return -1;
   }
   p_ += len;
@@ -382,14 +396,13 @@ bool Parser<Tree>::word(Kind kind, Word set, const char* expected, int* node_out
   int r = alfanum();
   if (r < 0) return false;
   if (r == 0) return fail(p_, expected, production_);
-  const std::uint8_t extra = set == Word::kAlfDotOth ? kOther : 0;
+  const std::uint8_t mask = kAlnum | kDot | (set == Word::kAlfDotOth ? kOther : 0);
+  const bool hyphen = set == Word::kAlfDotHyp;
   while (p_ < n_) {
-    const char c = s_[p_];
-    if (c == '.' || (cls(c) & extra) || (c == '-' && set == Word::kAlfDotHyp)) {
-      ++p_;
-      continue;
-    }
-    r = alfanum();
+    // Fast path: plain ASCII bytes of the word, one table lookup each.
+    while (p_ < n_ && ((cls(s_[p_]) & mask) || (hyphen && s_[p_] == '-'))) ++p_;
+    if (p_ >= n_ || (s_[p_] != '%' && static_cast<unsigned char>(s_[p_]) < 0x80)) break;
+    r = alfanum();  // a percent-encoded or raw non-ASCII character
     if (r < 0) return false;
     if (r == 0) break;
   }
@@ -549,8 +562,18 @@ bool Parser<Tree>::details() {
     return false;
   }
   if (!at(';')) {
-    return fail(p_, looks_like_date() ? "';' then the number" : "';' between date and number",
-                "details");
+    const bool ends = p_ == n_ || at(':') || at('@') || at('$') || at('~') || at('?') || at('#');
+    if (ends && options_.allow_unnumbered) {
+      tree_.close(node, p_);
+      return true;
+    }
+    if (ends) {
+      return fail_message(p_, "';' and the number of the measure", "details",
+                          "the details end without ';' and a number: URN:LEX requires one "
+                          "(spec 6.3.3: an unnumbered measure gets 'lex-N'); found " +
+                              describe(p_));
+    }
+    return fail(p_, "';' between the date and the number", "details");
   }
   ++p_;
   if (!numbers()) return false;
@@ -635,8 +658,7 @@ bool Parser<Tree>::numbers() {
     if (at(',')) ++p_;
     int id = -1;
     if (!word(Kind::kDocumentId, Word::kAlfDotOth,
-              "the number of the measure (letters, digits, '.', '-', '_'); '/' becomes '-'",
-              &id)) {
+              "the number of the measure (letters, digits, '.', '-', '_'); '/' becomes '-'", &id)) {
       return false;
     }
     if (count++ == 0) first = id;
@@ -719,10 +741,12 @@ bool Parser<Tree>::language() {
       ++p_;
       const std::size_t ext = letters();
       if (ext != 3) {
-        return fail_message(p_ + (ext > 3 ? 3 : ext), "a 3-letter extlang subtag", "language",
+        return fail_message(p_, "a 3-letter extlang subtag", "language",
                             "the URN:LEX ABNF allows only 3-letter extlang subtags after '-' "
-                            "(extlang = 3alfa); found " +
-                                describe(p_ + (ext > 3 ? 3 : ext)));
+                            "(extlang = 3alfa), found " +
+                                (ext == 0 ? describe(p_)
+                                          : "'" + std::string(s_.substr(p_, ext)) + "' (" +
+                                                std::to_string(ext) + " letters)"));
       }
       p_ += 3;
     }
@@ -856,9 +880,8 @@ bool Parser<Tree>::query() {
       const char c = s_[p_];
       if (c == '%') {
         if (!pct_hex_only()) return false;
-      } else if ((cls(c) & kUnreserved) ||
-                 ((cls(c) & kSubDelim) && c != '&') || c == ':' || c == '@' || c == '/' ||
-                 c == '?') {
+      } else if ((cls(c) & kUnreserved) || ((cls(c) & kSubDelim) && c != '&') || c == ':' ||
+                 c == '@' || c == '/' || c == '?') {
         ++p_;
       } else {
         break;
@@ -902,8 +925,7 @@ bool check_length(std::string_view text, const ParseOptions& options, ParseError
     if (error != nullptr) {
       *error = ParseError{options.max_length, "a shorter name", "URN-lex",
                           "the name is " + std::to_string(text.size()) +
-                              " bytes long; the limit is " + std::to_string(options.max_length) +
-                              " (ParseOptions::max_length)",
+                              " bytes long; the limit is " + std::to_string(options.max_length),
                           ErrorCode::kLimitExceeded};
     }
     return false;
@@ -924,6 +946,7 @@ bool parse_into(std::string_view text, const ParseOptions& options, Urn& out, Pa
   out.text_.clear();
   if (!check_length(text, options, error)) return false;
   out.text_.assign(text);
+  out.nodes_.reserve(32);  // typical names have 15-25 nodes: one allocation
   VectorTree tree{&out.nodes_};
   if (!Parser<VectorTree>(out.text_, options, tree, error).reference()) {
     out.nodes_.clear();
@@ -940,7 +963,9 @@ Result<Urn, ParseError> parse(std::string_view text, const ParseOptions& options
   return urn;
 }
 
-Error to_error(const ParseError& e) { return make_error(e.code, e.message); }
+Error to_error(const ParseError& e) {
+  return make_error(e.code, e.message);
+}
 
 // --- Urn accessors ---------------------------------------------------------------------------
 

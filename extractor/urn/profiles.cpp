@@ -103,8 +103,8 @@ Result<Profiles> Profiles::load(const std::string& data_dir) {
         return file->error_at(row, 1, url.error().col == 0 ? 0 : url.error().col - 1,
                               url.error().message);
       }
-      j.rules.push_back(Rule{std::string(pattern), std::move(*url),
-                             j.file + ":" + std::to_string(row.line)});
+      j.rules.push_back(
+          Rule{std::string(pattern), std::move(*url), j.file + ":" + std::to_string(row.line)});
     }
     p.jurisdictions_.emplace(code, std::move(j));
   }
@@ -130,8 +130,8 @@ Result<std::string> Profiles::resolve(const Urn& urn, const ResolveOptions& opti
     if (!pattern_matches_prefix(rule.pattern, name)) continue;
     if (auto url = rule.url.expand(values, it->second.maps)) return std::move(*url);
   }
-  return make_error(ErrorCode::kNotFound, "no rule of " + it->second.file + " applies to " +
-                                              std::string(name));
+  return make_error(ErrorCode::kNotFound,
+                    "no rule of " + it->second.file + " applies to " + std::string(name));
 }
 
 std::vector<std::string> Profiles::jurisdictions() const {

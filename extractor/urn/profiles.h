@@ -20,7 +20,8 @@
 namespace lexlink::urn {
 
 struct ResolveOptions {
-  char partition_sep = '#';  // '#' (spec 10.3: the resolver turns ~partition into #partition) or '~'
+  char partition_sep =
+      '#';  // '#' (spec 10.3: the resolver turns ~partition into #partition) or '~'
 };
 
 class Profiles {
@@ -42,7 +43,7 @@ class Profiles {
   struct Rule {
     std::string pattern;  // prefix of the document name; '*' matches a run without ':'
     UrlTemplate url;
-    std::string where;    // "file:line" for explanations
+    std::string where;  // "file:line" for explanations
   };
   struct Jurisdiction {
     std::vector<Rule> rules;

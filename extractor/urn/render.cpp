@@ -34,13 +34,15 @@ std::string decode_utf8_escapes(std::string_view s) {
 
 bool label_char(char c) {
   const auto b = static_cast<unsigned char>(c);
-  return b >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '-';
+  return b >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-';
 }
 
 }  // namespace
 
-std::string to_unicode(const Urn& urn) { return decode_utf8_escapes(urn.text()); }
+std::string to_unicode(const Urn& urn) {
+  return decode_utf8_escapes(urn.text());
+}
 
 Result<std::string> to_punycode(const Urn& urn) {
   const std::string unicode = to_unicode(urn);
@@ -74,10 +76,9 @@ Result<std::string> to_punycode(const Urn& urn) {
       idna->labelToASCII_UTF8(icu::StringPiece(label.data(), static_cast<int32_t>(label.size())),
                               sink, info, status);
       if (U_FAILURE(status) || info.hasErrors()) {
-        return make_error(ErrorCode::kInvalidArgument,
-                          "cannot convert '" + std::string(label) +
-                              "' to punycode (IDNA error mask " +
-                              std::to_string(info.getErrors()) + ")");
+        return make_error(ErrorCode::kInvalidArgument, "cannot convert '" + std::string(label) +
+                                                           "' to punycode (IDNA error mask " +
+                                                           std::to_string(info.getErrors()) + ")");
       }
       out += converted;
     }
@@ -100,16 +101,10 @@ std::string to_http(const Urn& urn, const HttpOptions& options) {
       case Kind::kAuthority:
       case Kind::kMeasure:
       case Kind::kDetails:
-      case Kind::kAnnex:
-        append(urn.view(n));
-        break;
-      case Kind::kExpression:
-        out += "/@";
-        break;
+      case Kind::kAnnex: append(urn.view(n)); break;
+      case Kind::kExpression: out += "/@"; break;
       case Kind::kVersion:
-      case Kind::kLanguage:
-        append(urn.view(n));
-        break;
+      case Kind::kLanguage: append(urn.view(n)); break;
       case Kind::kFormat: format = urn.view(n); break;
       case Kind::kComponent: component = urn.view(n); break;
       default: break;

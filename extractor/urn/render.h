@@ -3,7 +3,9 @@
 // - to_unicode: the display form of spec 3.4, percent-encoded UTF-8 decoded to characters
 //   (percent-encoded ASCII such as %3A stays encoded, it is not text);
 // - to_punycode: every dot-separated label holding non-ASCII letters converted with IDNA
-//   (ICU UTS #46, `münchen` -> `xn--mnchen-3ya`), for routing through DNS (spec 3.4, 10.1);
+//   (ICU UTS #46, `münchen` -> `xn--mnchen-3ya`), for routing through DNS (spec 3.4, 10.1).
+//   It is not itself a valid URN:LEX name: `xn--` labels hold '-', which alf-dot elements such
+//   as the authority do not allow (the spec's own example `stadt.xn--mnchen-3ya` is invalid);
 // - to_http: the HTTP form sketched at the end of spec/urn-lex-abnf.txt:
 //     <base>/<jurisdiction>/<authority>/<measure>/<details>[/<annex>...]
 //           [/@/<version>[/<language>]][/$/[<component>].<format>][<sep><partition>]

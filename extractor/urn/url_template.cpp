@@ -106,8 +106,8 @@ class Compiler {
       std::size_t start = 0;
       while (true) {
         const std::size_t comma = inner.find(',', start);
-        args.emplace_back(inner.substr(start, comma == std::string_view::npos ? comma
-                                                                              : comma - start));
+        args.emplace_back(
+            inner.substr(start, comma == std::string_view::npos ? comma : comma - start));
         if (comma == std::string_view::npos) break;
         start = comma + 1;
       }
@@ -296,8 +296,8 @@ TemplateValues TemplateValues::of(const Urn& urn, char partition_sep) {
   }
   set("year", urn.year());
   set("period", urn.get(Kind::kPeriod));
-  set("number", urn.get(Kind::kDocumentId).empty() ? urn.get(Kind::kNumberLex)
-                                                   : urn.get(Kind::kDocumentId));
+  set("number",
+      urn.get(Kind::kDocumentId).empty() ? urn.get(Kind::kNumberLex) : urn.get(Kind::kDocumentId));
   set("numbers", urn.get(Kind::kNumbers));
   std::string annex;
   for (std::string_view a : urn.all(Kind::kAnnex)) {

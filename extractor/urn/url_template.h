@@ -27,18 +27,22 @@
 namespace lexlink::urn {
 
 inline constexpr std::array<const char*, 22> kTemplateVariables = {
-    "name",        // the document name: the whole canonical name without ~partition
-    "nss",         // the name without "urn:lex:"
-    "local",       // the name after "<jurisdiction>:"
-    "jurisdiction", "jurisdiction_code", "units",
-    "authority", "measure", "measure_type", "details",
-    "date",        // first date of the details (yyyy-mm-dd)
-    "year", "month", "day",
-    "period",      // the period of the details (also a bare year: `2000;56`)
-    "number",      // first document-id
-    "numbers", "annex", "version", "language",
-    "partition",   // the partition id (without '~')
-    "sep",         // the partition separator chosen by the user ('#' or '~')
+    "name",   // the document name: the whole canonical name without ~partition
+    "nss",    // the name without "urn:lex:"
+    "local",  // the name after "<jurisdiction>:"
+    "jurisdiction", "jurisdiction_code",
+    "units",        "authority",
+    "measure",      "measure_type",
+    "details",
+    "date",  // first date of the details (yyyy-mm-dd)
+    "year",         "month",
+    "day",
+    "period",  // the period of the details (also a bare year: `2000;56`)
+    "number",  // first document-id
+    "numbers",      "annex",
+    "version",      "language",
+    "partition",  // the partition id (without '~')
+    "sep",        // the partition separator chosen by the user ('#' or '~')
 };
 
 // The values of every template variable for one name.
@@ -47,8 +51,8 @@ struct TemplateValues {
   static TemplateValues of(const Urn& urn, char partition_sep);
 };
 
-using TemplateMaps = std::map<std::string, std::map<std::string, std::string, std::less<>>,
-                              std::less<>>;
+using TemplateMaps =
+    std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>>;
 
 class UrlTemplate {
  public:

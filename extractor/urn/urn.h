@@ -19,7 +19,9 @@
 // - Percent-encoding: `%` + two hex digits, never %00, never an unreserved character (letters,
 //   digits, `.`, `-`, `_`, `'`, `=`, `(`, `)`), and encoded bytes must form valid UTF-8.
 // - Raw non-ASCII characters (the "unicode" form of section 3.4) are rejected unless
-//   ParseOptions::allow_iri is set; canonical names carry them percent-encoded.
+//   ParseOptions::allow_iri is set; canonical names carry them percent-encoded. In that form a
+//   raw character counts as the alfanum its percent-encoding is, except white space, controls,
+//   format and unassigned code points.
 #pragma once
 
 #include <cstddef>
@@ -35,34 +37,34 @@ namespace lexlink::urn {
 
 // The productions reported in the parse tree; the names are the ABNF's.
 enum class Kind : std::uint8_t {
-  kReference,         // URN-reference: the whole input
-  kJurisdiction,      // jurisdiction = jurisdiction-code *(";" jurisdiction-unit)
+  kReference,     // URN-reference: the whole input
+  kJurisdiction,  // jurisdiction = jurisdiction-code *(";" jurisdiction-unit)
   kJurisdictionCode,
   kJurisdictionUnit,
-  kWork,              // work = authority ":" measure ":" details *(":" annex)
-  kAuthority,         // authority = issuer *("+" issuer)
-  kIssuer,            // issuer = (institution *(";" body-function)) / office
+  kWork,       // work = authority ":" measure ":" details *(":" annex)
+  kAuthority,  // authority = issuer *("+" issuer)
+  kIssuer,     // issuer = (institution *(";" body-function)) / office
   kInstitution,
   kBodyFunction,
-  kMeasure,           // measure = measure-type *(";" specification)
+  kMeasure,  // measure = measure-type *(";" specification)
   kMeasureType,
-  kSpecification,     // in measure, annex, version and every manifestation element
-  kDetails,           // details = (dates / period) ";" numbers
+  kSpecification,  // in measure, annex, version and every manifestation element
+  kDetails,        // details = (dates / period) ";" numbers
   kDates,
-  kDate,              // date = date-iso ["|" date-loc]
+  kDate,  // date = date-iso ["|" date-loc]
   kDateIso,
   kDateLocal,
   kPeriod,
-  kNumbers,           // numbers = (document-id *("," document-id)) / number-lex
+  kNumbers,  // numbers = (document-id *("," document-id)) / number-lex
   kDocumentId,
   kNumberLex,
-  kAnnex,             // annex = annex-id *(";" specification)
+  kAnnex,  // annex = annex-id *(";" specification)
   kAnnexId,
-  kExpression,        // expression = version [":" language]
-  kVersion,           // version = (amendment-date / specification) *(";" (event-date / event))
-  kEvent,             // (event dates are kDate children of kVersion)
+  kExpression,  // expression = version [":" language]
+  kVersion,     // version = (amendment-date / specification) *(";" (event-date / event))
+  kEvent,       // (event dates are kDate children of kVersion)
   kLanguage,
-  kManifestation,     // manifestation = format ":" editor [":" component [":" feature]]
+  kManifestation,  // manifestation = format ":" editor [":" component [":" feature]]
   kFormat,
   kMime,
   kEditor,
@@ -71,9 +73,9 @@ enum class Kind : std::uint8_t {
   kPart,
   kFeature,
   kAttribute,
-  kPartition,         // after "~"
-  kQuery,             // after "?" (RFC 2141bis urn-query)
-  kFragment,          // after "#"
+  kPartition,  // after "~"
+  kQuery,      // after "?" (RFC 2141bis urn-query)
+  kFragment,   // after "#"
 };
 
 const char* to_string(Kind kind);
@@ -99,6 +101,10 @@ struct ParseOptions {
   // Accept an empty authority (`urn:lex:eu::regulation:...`), the wildcard that gold rows derived
   // from Normattiva and CELEX carry; never valid in a name we emit.
   bool allow_empty_authority = false;
+  // Accept details without ";" numbers (`urn:lex:it:stato:costituzione:1947-12-27`), as URN:NIR
+  // and ../shared/jurisdictions.md write the Italian Constitution; the ABNF requires a number
+  // (spec 6.3.3 gives unnumbered measures a `lex-N` one), so this is off by default.
+  bool allow_unnumbered = false;
   // Longer inputs are refused with ErrorCode::kLimitExceeded before any parsing.
   std::size_t max_length = 64 * 1024;
 };

@@ -1,0 +1,120 @@
+#include "support/test_support.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+
+extern char** environ;
+
+namespace lexlink::test {
+
+std::string data_path(const std::string& relative) {
+  return std::string(LEXLINK_SOURCE_DIR) + "/" + relative;
+}
+
+TsvFile load_table(const std::string& relative, const std::vector<std::string>& header) {
+  auto file = TsvFile::load(data_path(relative), header);
+  if (!file) FAIL(file.error().to_string());
+  REQUIRE(!file->rows().empty());
+  return std::move(*file);
+}
+
+std::string unescape(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out += s[i];
+      continue;
+    }
+    const char c = s[++i];
+    if (c == 't') {
+      out += '\t';
+    } else if (c == 'n') {
+      out += '\n';
+    } else if (c == 'x' && i + 2 < s.size()) {
+      out += static_cast<char>(std::strtol(std::string(s.substr(i + 1, 2)).c_str(), nullptr, 16));
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view s, std::string_view sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t k = s.find(sep, start);
+    out.emplace_back(s.substr(start, k == std::string_view::npos ? k : k - start));
+    if (k == std::string_view::npos) break;
+    start = k + sep.size();
+  }
+  return out;
+}
+
+namespace {
+
+std::string temp_file(const std::string& content) {
+  char name[] = "/tmp/lexlink-test-XXXXXX";
+  const int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = write(fd, content.data() + done, content.size() - done);
+    REQUIRE(n > 0);
+    done += static_cast<std::size_t>(n);
+  }
+  close(fd);
+  return name;
+}
+
+std::string slurp(const std::string& path) {
+  std::string out;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return out;
+  char buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+}  // namespace
+
+CliResult run_cli(const std::vector<std::string>& args, const std::string& input) {
+  const std::string in = temp_file(input);
+  const std::string out = temp_file("");
+  const std::string err = temp_file("");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_TRUNC, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_TRUNC, 0);
+  std::vector<std::string> all{LEXLINK_CLI};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, LEXLINK_CLI, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+}  // namespace lexlink::test
