@@ -1,0 +1,71 @@
+// rewrite/unmark: removes the links lexlink inserted, and nothing else, from a document streamed
+// in pieces of any size.
+//
+// A lexlink link is recognised by its marker (link_markup.h): an HTML start tag beginning with
+// the exact bytes `<a data-lexlink=""`, or `<?lexlink?>` followed at once by a start tag
+// `<NAME ...>`; its end is the first `</NAME>` after it, and its content holds no other start
+// or end tag of NAME (markup guarantees it) and is at most max_link_bytes. Removing the start
+// tag (with the marker) and that end tag gives back exactly the bytes markup was given:
+// unmark(markup(x)) == x. A marker that does not form such a link (an edited or truncated
+// link) is left untouched and counted in unrecognised(). UTF-16 documents (with a byte order
+// mark) are handled in their encoding; every other supported encoding is ASCII-compatible.
+//
+// Memory is bounded: the bytes of one pending link (at most max_tag_bytes + max_link_bytes)
+// plus the piece being fed. The work per byte is a memchr-speed search for the marker.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "rewrite/splice.h"
+
+namespace lexlink::rewrite {
+
+struct UnmarkOptions {
+  std::size_t max_link_bytes = 64 << 10;  // content of one link (as markup's)
+  std::size_t max_tag_bytes = 64 << 10;   // one start tag with its marker
+};
+
+class Unmarker {
+ public:
+  explicit Unmarker(Sink& sink, UnmarkOptions options = {});
+
+  // Feeds the next bytes of the document (split anywhere).
+  Status feed(std::string_view bytes);
+  // No more input: writes what is pending and flushes the sink.
+  Status finish();
+
+  std::uint64_t removed() const { return removed_; }
+  std::uint64_t unrecognised() const { return unrecognised_; }
+
+ private:
+  // Processes the buffer as far as possible; `final`: no more input will come.
+  Status process(bool final);
+  // Outcome of looking at a marker candidate at buf_[at].
+  enum class Look { kLink, kNotOurs, kNeedMore };
+  Look look(std::size_t anchor, bool final, std::size_t& start, std::size_t& open_end,
+            std::size_t& close_begin, std::size_t& close_end) const;
+  char ascii_at(std::size_t i) const;  // the ASCII character of the unit at byte i, or 0x80
+  bool match(std::size_t i, std::string_view ascii) const;
+  std::size_t find_ascii(std::size_t from, std::size_t to, char c) const;
+  std::size_t find_anchor(std::size_t from) const;
+
+  Sink& sink_;
+  UnmarkOptions options_;
+  std::string buf_;
+  std::size_t emitted_ = 0;     // bytes of buf_ already written (or dropped)
+  std::size_t scan_ = 0;        // where the next marker search starts
+  std::uint64_t consumed_ = 0;  // absolute offset of buf_[0]
+  int width_ = 0;               // 0 unknown yet, 1 bytes, 2 UTF-16
+  bool little_endian_ = true;
+  std::string anchor_;  // "lexlink", encoded
+  std::uint64_t removed_ = 0;
+  std::uint64_t unrecognised_ = 0;
+};
+
+// Convenience: unmarks a whole document in memory.
+std::string unmark(std::string_view document, std::uint64_t* removed = nullptr);
+
+}  // namespace lexlink::rewrite
