@@ -1,0 +1,135 @@
+// grammar/grammar: loads a grammar folder (grammars/<name>/*.grammar, format in grammars/README.md)
+// with the lexicons it declares, checks it, and compiles every rule's pattern into a regular
+// expression over unit symbols (one byte per unit, RE2 Latin-1 syntax).
+//
+// Loading reports the first problem as `file:line:col: message` and builds nothing half-way.
+// A loaded Grammar is immutable and may be shared by threads. Two grammars loaded from
+// different data folders coexist (no global state).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/tokenizer.h"
+
+namespace lexlink::grammar {
+
+struct Location {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t col = 0;
+};
+
+// A pattern element (see grammars/README.md, "Patterns").
+struct Pattern {
+  enum class Op : std::uint8_t {
+    kSeq, kAlt, kRepeat, kCapture, kClass, kLiteral, kBuiltin, kMacro
+  };
+  Op op = Op::kSeq;
+  std::vector<Pattern> children;
+  std::string name;     // class, literal (folded), builtin, macro or capture name
+  int min = 1, max = 1;  // kRepeat; max -1 = unbounded
+  Location where;
+};
+
+struct Example {
+  std::string text;
+  std::vector<std::string> urns;  // expected names, in order (empty: nothing)
+  std::uint32_t line = 0;
+};
+
+// One placeholder or literal piece of an emit template.
+struct TemplatePart {
+  struct Choice {
+    std::string capture;      // empty for a literal fallback
+    std::string attribute;    // lexicon column, or empty
+    std::string interpreter;  // date, year, number, digits, roman, text, or empty
+    std::string literal;      // the fallback text when capture is empty
+    bool partial = false;     // a `!literal` fallback
+  };
+  std::string text;              // literal text (when choices is empty)
+  std::vector<Choice> choices;   // alternatives, first with a value wins
+};
+
+struct Rule {
+  std::string name;
+  std::string doc;
+  Pattern match;
+  std::string emit;                      // the template as written
+  std::vector<TemplatePart> emit_parts;  // parsed
+  enum class Refers : std::uint8_t { kNone, kSelf, kPrevious, kPreviousMeasure } refers =
+      Refers::kNone;
+  TemplatePart refers_measure;           // for kPreviousMeasure
+  int continues = 0;                     // > 0: continues a list of acts
+  std::vector<Example> examples;
+  std::vector<Example> counters;
+  Location where;
+  std::vector<std::string> captures;     // names, in pattern order
+  std::string regex;                     // compiled: RE2 Latin-1 over unit symbols
+};
+
+// One byte per unit kind. Fixed symbols first; lexicon classes and literals follow.
+namespace symbol {
+inline constexpr std::uint8_t kBreak = 0;     // between windows: nothing matches it
+inline constexpr std::uint8_t kNum1 = 1;      // numbers by digit count
+inline constexpr std::uint8_t kNum2 = 2;
+inline constexpr std::uint8_t kNum3 = 3;
+inline constexpr std::uint8_t kNum4 = 4;
+inline constexpr std::uint8_t kNum5 = 5;      // five digits or more
+inline constexpr std::uint8_t kLetterRoman = 6;  // one-letter word that is a roman numeral
+inline constexpr std::uint8_t kLetter = 7;    // other one-letter word
+inline constexpr std::uint8_t kRoman = 8;     // longer roman numeral
+inline constexpr std::uint8_t kWord = 9;      // other word
+inline constexpr std::uint8_t kPunct = 10;    // punctuation not used as a literal
+inline constexpr std::uint8_t kFirstDynamic = 11;
+}  // namespace symbol
+
+class Grammar {
+ public:
+  // Loads grammars/<name>/ from `data_dir` with the lexicons it declares.
+  static Result<Grammar> load(const std::string& data_dir, const std::string& name);
+
+  const std::string& name() const { return name_; }
+  const lexicon::Lexicon& lexicon() const { return lexicon_; }
+  const std::vector<Rule>& rules() const { return rules_; }
+  int window_back() const { return window_back_; }
+  int window_forward() const { return window_forward_; }
+  int partitions_class() const { return partitions_class_; }
+  const std::string& setting(std::string_view key) const;
+  // Every file the grammar was loaded from, with its content hash (for caches).
+  const std::vector<std::string>& files() const { return files_; }
+  std::uint64_t data_hash() const { return data_hash_; }
+
+  // The symbol of a unit: a lexicon class, or a single token.
+  std::uint8_t class_symbol(int cls) const { return class_symbol_[static_cast<std::size_t>(cls)]; }
+  std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const;
+  // Human-readable name of a symbol (for `lexlink explain`).
+  std::string symbol_name(std::uint8_t s) const;
+
+  // Whether a folded word is a roman numeral (i, iv, xii, mcmxcix).
+  static bool is_roman(std::string_view folded);
+
+ private:
+  std::string name_;
+  lexicon::Lexicon lexicon_;
+  std::vector<Rule> rules_;
+  int window_back_ = 256;
+  int window_forward_ = 384;
+  int partitions_class_ = -1;
+  std::map<std::string, std::string, std::less<>> settings_;
+  std::vector<std::uint8_t> class_symbol_;
+  std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
+  std::vector<std::string> symbol_names_;
+  std::vector<std::string> files_;
+  std::uint64_t data_hash_ = 0;
+
+  friend class Loader;
+};
+
+}  // namespace lexlink::grammar

@@ -1,0 +1,143 @@
+#include "lexicon/lexicon.h"
+
+#include <algorithm>
+
+#include "common/tsv.h"
+
+namespace lexlink::lexicon {
+
+int LexiconClass::column(std::string_view attribute) const {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i] == attribute) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Lexicon::class_index(std::string_view name) const {
+  for (std::size_t i = 0; i < classes_.size(); ++i) {
+    if (classes_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Status Lexicon::add_class(const std::string& name, const std::string& path,
+                          const std::string& display_path, bool trigger) {
+  std::string content;
+  if (Status s = read_file(path, content); !s) {
+    Error e = s.error();
+    e.file = display_path;
+    return e;
+  }
+  // The header is free-form after "phrase": read its first non-comment line.
+  std::vector<std::string> header;
+  {
+    std::string_view rest = content;
+    if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+    while (!rest.empty()) {
+      const std::size_t eol = rest.find('\n');
+      std::string_view line = rest.substr(0, eol);
+      rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty() || line.front() == '#') continue;
+      std::size_t start = 0;
+      while (true) {
+        const std::size_t tab = line.find('\t', start);
+        header.emplace_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+        if (tab == std::string_view::npos) break;
+        start = tab + 1;
+      }
+      break;
+    }
+  }
+  if (header.empty() || header[0] != "phrase") {
+    Error e = make_error(ErrorCode::kDataError,
+                         "expected a header line starting with 'phrase' (then attribute names)");
+    e.file = display_path;
+    e.line = 1;
+    e.col = 1;
+    return e;
+  }
+  auto file = TsvFile::parse(display_path, std::move(content), header);
+  if (!file) return file.error();
+
+  LexiconClass cls;
+  cls.name = name;
+  cls.file = display_path;
+  cls.columns.assign(header.begin() + 1, header.end());
+  cls.trigger = trigger;
+  const auto cls_index = static_cast<std::int32_t>(classes_.size());
+  for (const TsvRow& row : file->rows()) {
+    const auto row_index = static_cast<std::uint32_t>(cls.rows.size());
+    std::string_view phrases = row.fields[0];
+    std::size_t offset = 0;
+    bool any = false;
+    while (offset <= phrases.size()) {
+      std::size_t bar = phrases.find(" | ", offset);
+      const std::string_view variant =
+          phrases.substr(offset, bar == std::string_view::npos ? bar : bar - offset);
+      const std::size_t variant_col = offset;
+      offset = bar == std::string_view::npos ? phrases.size() + 1 : bar + 3;
+      Tokens t;
+      tokenize(variant, t);
+      if (t.tokens.empty()) {
+        return file->error_at(row, 0, variant_col, "empty phrase variant");
+      }
+      std::string key;
+      for (const Token& tok : t.tokens) {
+        if (!key.empty()) key += ' ';
+        key += t.norm(tok);
+      }
+      const std::string where = display_path + ":" + std::to_string(row.line);
+      if (auto it = defined_at_.find(key); it != defined_at_.end()) {
+        if (it->second == where) continue;  // the same phrase twice in one row (accents)
+        return file->error_at(row, 0, variant_col,
+                              "the phrase '" + std::string(variant) + "' (read as '" + key +
+                                  "') is already defined at " + it->second);
+      }
+      defined_at_.emplace(key, where);
+      Entry entry;
+      entry.cls = cls_index;
+      entry.row = row_index;
+      for (std::size_t k = 1; k < t.tokens.size(); ++k) {
+        entry.rest.emplace_back(t.norm(t.tokens[k]));
+      }
+      auto& list = by_first_[std::string(t.norm(t.tokens[0]))];
+      list.push_back(std::move(entry));
+      std::stable_sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) {
+        return a.rest.size() > b.rest.size();
+      });
+      cls.variants.push_back(key);
+      any = true;
+    }
+    if (!any) return file->error_at(row, 0, 0, "empty phrase");
+    cls.rows.emplace_back(row.fields.begin() + 1, row.fields.end());
+    cls.row_lines.push_back(row.line);
+  }
+  classes_.push_back(std::move(cls));
+  return Status::Ok();
+}
+
+PhraseMatch Lexicon::longest_at(const Tokens& tokens, std::uint32_t i, std::uint32_t end) const {
+  PhraseMatch m;
+  auto it = by_first_.find(tokens.norm(tokens.tokens[i]));
+  if (it == by_first_.end()) return m;
+  const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
+  for (const Entry& e : it->second) {
+    if (i + 1 + e.rest.size() > n) continue;
+    bool ok = true;
+    for (std::size_t k = 0; ok && k < e.rest.size(); ++k) {
+      const Token& t = tokens.tokens[i + 1 + k];
+      ok = t.newlines_before < 2 && tokens.norm(t) == e.rest[k];
+    }
+    if (ok) {
+      m.first = i;
+      m.count = static_cast<std::uint32_t>(1 + e.rest.size());
+      m.cls = e.cls;
+      m.row = e.row;
+      return m;  // entries are sorted longest first
+    }
+  }
+  return m;
+}
+
+}  // namespace lexlink::lexicon

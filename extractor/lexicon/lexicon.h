@@ -1,0 +1,71 @@
+// lexicon/lexicon: phrase classes loaded from TSV files, and longest-match lookup in tokens.
+//
+// A lexicon file (format in lexicons/README.md) has a header `phrase<TAB><attribute>...` and one
+// row per entry; the phrase column holds one or more variants separated by " | " ("decreto
+// legislativo | d.lgs. | dlgs"). Variants are tokenized and normalised like the text, so spacing,
+// case and accents do not matter. A Lexicon holds several named classes (act types, months,
+// partition words ...); a phrase belongs to exactly one class of a Lexicon (a duplicate is a load
+// error naming both places). Lookup finds, at a token position, the longest phrase of any class.
+// A loaded Lexicon is immutable and safe to share between threads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "lexicon/tokenizer.h"
+
+namespace lexlink::lexicon {
+
+struct LexiconClass {
+  std::string name;                        // the name grammars use, e.g. "act"
+  std::string file;                        // path it was loaded from (for messages)
+  std::vector<std::string> columns;        // attribute names: the header after "phrase"
+  std::vector<std::vector<std::string>> rows;  // attribute values, one vector per row
+  std::vector<std::uint32_t> row_lines;    // line of each row in `file`
+  std::vector<std::string> variants;       // every normalised variant ("d . lgs .")
+  bool trigger = false;                    // its phrases start windows of text to read
+
+  // The column index of `attribute`, or -1.
+  int column(std::string_view attribute) const;
+};
+
+// A phrase found in tokens: tokens [first, first + count) are entry `row` of class `cls`.
+struct PhraseMatch {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  std::int32_t cls = -1;
+  std::uint32_t row = 0;
+};
+
+class Lexicon {
+ public:
+  // Adds the class `name` read from `path` (shown in messages as `display_path`).
+  Status add_class(const std::string& name, const std::string& path,
+                   const std::string& display_path, bool trigger);
+
+  const std::vector<LexiconClass>& classes() const { return classes_; }
+  int class_index(std::string_view name) const;
+
+  // The longest phrase starting at token `i` and ending before token `end` (default: the end of
+  // `tokens`); cls == -1 when none. A phrase never spans a paragraph break (a blank line).
+  PhraseMatch longest_at(const Tokens& tokens, std::uint32_t i,
+                         std::uint32_t end = 0xFFFFFFFF) const;
+
+ private:
+  struct Entry {
+    std::vector<std::string> rest;  // normalised tokens after the first
+    std::int32_t cls;
+    std::uint32_t row;
+  };
+  std::vector<LexiconClass> classes_;
+  // First normalised token -> entries, longest first.
+  std::map<std::string, std::vector<Entry>, std::less<>> by_first_;
+  // Normalised phrase -> where it was defined (for duplicate messages).
+  std::map<std::string, std::string, std::less<>> defined_at_;
+};
+
+}  // namespace lexlink::lexicon

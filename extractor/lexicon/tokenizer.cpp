@@ -1,0 +1,278 @@
+#include "lexicon/tokenizer.h"
+
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+#include <algorithm>
+#include <array>
+
+#include "common/utf8.h"
+
+namespace lexlink::lexicon {
+namespace {
+
+enum ByteClass : std::uint8_t { kSpace, kNewline, kLetter, kDigit, kPunct, kHigh };
+
+constexpr std::array<std::uint8_t, 256> make_byte_classes() {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = c >= 0x80 ? kHigh : kPunct;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = kLetter;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kLetter;
+  for (int c = '0'; c <= '9'; ++c) t[c] = kDigit;
+  t[' '] = t['\t'] = t['\r'] = t['\f'] = t['\v'] = kSpace;
+  t['\n'] = kNewline;
+  for (int c = 0; c < 0x20; ++c) {
+    if (t[c] == kPunct) t[c] = kSpace;  // other control characters separate tokens
+  }
+  return t;
+}
+constexpr std::array<std::uint8_t, 256> kByteClass = make_byte_classes();
+
+// What a non-ASCII code point is to the tokenizer.
+enum class Role : std::uint8_t { kLetter, kMark, kSpace, kNewline, kIgnore, kPunct };
+
+Role role_of(char32_t cp) {
+  switch (cp) {
+    case 0x00A0: case 0x1680: case 0x202F: case 0x205F: case 0x3000: case 0x200B:
+    case 0xFEFF:
+      return Role::kSpace;
+    case 0x0085: case 0x2028: case 0x2029: return Role::kNewline;
+    case 0x00AD: case 0x200C: case 0x200D: case 0x2060: return Role::kIgnore;
+    case 0x00BA: case 0x00AA: return Role::kLetter;  // º ª: ordinal indicators
+    default: break;
+  }
+  if (cp >= 0x2000 && cp <= 0x200A) return Role::kSpace;
+  const auto gc = U_GET_GC_MASK(static_cast<UChar32>(cp));
+  if (gc & U_GC_L_MASK) return Role::kLetter;
+  if (gc & U_GC_M_MASK) return Role::kMark;
+  if (gc & U_GC_ND_MASK) return Role::kLetter;  // non-ASCII digits: part of words
+  return Role::kPunct;
+}
+
+// Folded forms of U+0000..U+024F computed once with ICU (NFD base letter, lower case) plus the
+// letters that do not decompose.
+struct FoldTable {
+  std::array<std::string, 0x250> folded;
+  FoldTable() {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(status);
+    for (char32_t cp = 0xC0; cp < 0x250; ++cp) {
+      const auto gc = U_GET_GC_MASK(static_cast<UChar32>(cp));
+      if (!(gc & U_GC_L_MASK)) continue;
+      icu::UnicodeString d;
+      if (U_SUCCESS(status)) {
+        UErrorCode s2 = U_ZERO_ERROR;
+        d = nfd->normalize(icu::UnicodeString(static_cast<UChar32>(cp)), s2);
+      }
+      const UChar32 base = d.isEmpty() ? static_cast<UChar32>(cp) : d.char32At(0);
+      const UChar32 lower = u_tolower(base);
+      std::string s;
+      if (lower < 0x80) {
+        s += static_cast<char>(lower);
+      } else {
+        utf8::append(s, static_cast<char32_t>(lower));
+      }
+      folded[cp] = s;
+    }
+    auto set = [&](char32_t cp, const char* s) { folded[cp] = s; };
+    set(0xDF, "ss");   // ß
+    set(0xC6, "ae");   // Æ
+    set(0xE6, "ae");   // æ
+    set(0x152, "oe");  // Œ
+    set(0x153, "oe");  // œ
+    set(0xD8, "o");    // Ø
+    set(0xF8, "o");    // ø
+    set(0x110, "d");   // Đ
+    set(0x111, "d");   // đ
+    set(0x141, "l");   // Ł
+    set(0x142, "l");   // ł
+    set(0xDE, "th");   // Þ
+    set(0xFE, "th");   // þ
+    set(0xD0, "d");    // Ð
+    set(0xF0, "d");    // ð
+    set(0x131, "i");   // ı
+    set(0xAA, "\xC2\xAA");  // ª stays
+    set(0xBA, "\xC2\xBA");  // º stays
+  }
+};
+
+const FoldTable& fold_table() {
+  static const FoldTable table;
+  return table;
+}
+
+void append_punct_norm(char32_t cp, std::string_view raw, std::string& out) {
+  if ((cp >= 0x2010 && cp <= 0x2015) || cp == 0x2212 || cp == 0xFE63 || cp == 0xFF0D) {
+    out += '-';
+  } else if (cp == 0x2018 || cp == 0x2019 || cp == 0x201A || cp == 0x201B || cp == 0x2032 ||
+             cp == 0x00B4 || cp == 0x02BC) {
+    out += '\'';
+  } else if (cp == 0x201C || cp == 0x201D || cp == 0x201E || cp == 0x201F || cp == 0x2033) {
+    out += '"';
+  } else {
+    out += raw;
+  }
+}
+
+}  // namespace
+
+bool fold_letter(char32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    if (cp >= 'A' && cp <= 'Z') {
+      out += static_cast<char>(cp + 32);
+      return true;
+    }
+    if (cp >= 'a' && cp <= 'z') {
+      out += static_cast<char>(cp);
+      return true;
+    }
+    return false;
+  }
+  if (role_of(cp) != Role::kLetter) return false;
+  if (cp < 0x250) {
+    const std::string& f = fold_table().folded[cp];
+    if (!f.empty()) {
+      out += f;
+      return true;
+    }
+  }
+  utf8::append(out, static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp))));
+  return true;
+}
+
+bool is_word_char(char32_t cp) {
+  if (cp < 0x80) {
+    return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+  }
+  const Role r = role_of(cp);
+  return r == Role::kLetter || r == Role::kMark || r == Role::kIgnore;
+}
+
+const std::vector<char32_t>& letters_folding_to(char c) {
+  static const std::array<std::vector<char32_t>, 26> table = [] {
+    std::array<std::vector<char32_t>, 26> t;
+    for (char32_t cp = 'A'; cp < 0x250; ++cp) {
+      std::string f;
+      if (!fold_letter(cp, f) || f.size() != 1 || f[0] < 'a' || f[0] > 'z') continue;
+      t[static_cast<std::size_t>(f[0] - 'a')].push_back(cp);
+    }
+    return t;
+  }();
+  static const std::vector<char32_t> kNone;
+  if (c < 'a' || c > 'z') return kNone;
+  return table[static_cast<std::size_t>(c - 'a')];
+}
+
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  std::uint8_t newlines = 0;
+  auto begin_token = [&](std::size_t at, TokenKind kind) {
+    Token t;
+    t.begin = static_cast<std::uint32_t>(base + at);
+    t.kind = kind;
+    t.norm_begin = static_cast<std::uint32_t>(out.norms.size());
+    t.newlines_before = newlines;
+    newlines = 0;
+    out.tokens.push_back(t);
+  };
+  auto end_token = [&](std::size_t at) {
+    Token& t = out.tokens.back();
+    t.end = static_cast<std::uint32_t>(base + at);
+    t.norm_len = static_cast<std::uint16_t>(
+        std::min<std::size_t>(out.norms.size() - t.norm_begin, 0xFFFF));
+  };
+  while (i < n) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const std::uint8_t cls = kByteClass[b];
+    if (cls == kSpace) {
+      ++i;
+      continue;
+    }
+    if (cls == kNewline) {
+      if (newlines < 255) ++newlines;
+      ++i;
+      continue;
+    }
+    if (cls == kDigit) {
+      begin_token(i, TokenKind::kNumber);
+      const std::size_t start = i;
+      while (i < n && kByteClass[static_cast<unsigned char>(text[i])] == kDigit) ++i;
+      out.norms.append(text.data() + start, i - start);
+      end_token(i);
+      continue;
+    }
+    if (cls == kPunct) {
+      begin_token(i, TokenKind::kPunct);
+      out.norms += static_cast<char>(b);
+      ++i;
+      end_token(i);
+      continue;
+    }
+    // A letter (ASCII) or a non-ASCII character.
+    std::size_t len = 1;
+    char32_t cp = b;
+    Role role = Role::kLetter;
+    if (cls == kHigh) {
+      cp = utf8::decode(text, i, len);
+      role = cp == utf8::kInvalid ? Role::kPunct : role_of(cp);
+    }
+    if (role == Role::kSpace || role == Role::kIgnore) {
+      i += len;
+      continue;
+    }
+    if (role == Role::kNewline) {
+      if (newlines < 255) ++newlines;
+      i += len;
+      continue;
+    }
+    if (role == Role::kPunct || role == Role::kMark) {
+      begin_token(i, TokenKind::kPunct);
+      if (cp == utf8::kInvalid) {
+        out.norms += "\xEF\xBF\xBD";
+      } else {
+        append_punct_norm(cp, text.substr(i, len), out.norms);
+      }
+      i += len;
+      end_token(i);
+      continue;
+    }
+    // A word: letters, marks and ignorable characters.
+    begin_token(i, TokenKind::kWord);
+    while (i < n) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      const std::uint8_t k = kByteClass[c];
+      if (k == kLetter) {
+        out.norms += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        ++i;
+        continue;
+      }
+      if (k != kHigh) break;
+      std::size_t l;
+      const char32_t p = utf8::decode(text, i, l);
+      if (p == utf8::kInvalid) break;
+      const Role r = role_of(p);
+      if (r == Role::kLetter) {
+        fold_letter(p, out.norms);
+      } else if (r != Role::kMark && r != Role::kIgnore) {
+        break;
+      }
+      i += l;
+    }
+    end_token(i);
+  }
+}
+
+std::string normalize_phrase(std::string_view text) {
+  Tokens t;
+  tokenize(text, t);
+  std::string out;
+  for (const Token& tok : t.tokens) {
+    if (!out.empty()) out += ' ';
+    out += t.norm(tok);
+  }
+  return out;
+}
+
+}  // namespace lexlink::lexicon

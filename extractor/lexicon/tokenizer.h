@@ -1,0 +1,65 @@
+// lexicon/tokenizer: splits UTF-8 text into the tokens that lexicons and grammars are written in.
+//
+// A token is a word (letters, including accented and ordinal-indicator letters such as º),
+// a number (ASCII digits), or one punctuation character. White space separates tokens and is
+// not a token; NBSP and the other Unicode spaces are white space; a soft hyphen (U+00AD) inside
+// a word is ignored. Every token keeps its byte span in the text and a normalised form used for
+// lookups: words are lower-cased and stripped of accents (`Costituzione`, `COSTITUZIONE` ->
+// `costituzione`; `Constituição` -> `constituicao`), the ordinal indicators º ª and the degree
+// sign ° stay as they are, dash-like characters (U+2010..U+2015, U+2212) read as "-", and
+// typographic quotes and apostrophes read as their ASCII forms. The same tokenizer reads lexicon
+// entries, so an entry matches the text whatever its spacing: `d.lgs.` matches "D. Lgs.".
+// Tokenization is linear, allocation-free per token once the output vectors have grown, and
+// never fails: invalid UTF-8 bytes become punctuation tokens.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lexlink::lexicon {
+
+enum class TokenKind : std::uint8_t { kWord, kNumber, kPunct };
+
+struct Token {
+  std::uint32_t begin = 0;       // byte span in the tokenized text
+  std::uint32_t end = 0;
+  std::uint32_t norm_begin = 0;  // the normalised form: Tokens::norms[norm_begin, +norm_len)
+  std::uint16_t norm_len = 0;
+  TokenKind kind = TokenKind::kWord;
+  // The white space before this token holds a line break (plain-text paragraphs are told apart
+  // by a blank line: newlines_before >= 2).
+  std::uint8_t newlines_before = 0;
+};
+
+struct Tokens {
+  std::vector<Token> tokens;
+  std::string norms;  // every token's normalised form, back to back
+  std::string_view norm(const Token& t) const {
+    return std::string_view(norms).substr(t.norm_begin, t.norm_len);
+  }
+  void clear() {
+    tokens.clear();
+    norms.clear();
+  }
+};
+
+// Appends the tokens of `text` to `out`; spans are offsets into `text` plus `base`.
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base = 0);
+
+// The normalised form of one word or phrase as the tokenizer would produce it, tokens joined by
+// a single space ("D. Lgs." -> "d . lgs ."). For lexicon keys and messages.
+std::string normalize_phrase(std::string_view text);
+
+// Folds one code point for lookups: lower case without accents (may yield two ASCII letters,
+// `ß` -> "ss", `æ` -> "ae"); returns false when `cp` is not a letter.
+bool fold_letter(char32_t cp, std::string& out);
+
+// True when the tokenizer puts `cp` inside words (letters, marks, digits, ignorable joiners).
+bool is_word_char(char32_t cp);
+
+// Every code point below U+0250 that folds to the ASCII letter `c` (both cases, accented forms).
+const std::vector<char32_t>& letters_folding_to(char c);
+
+}  // namespace lexlink::lexicon

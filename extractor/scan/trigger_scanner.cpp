@@ -1,0 +1,309 @@
+#include "scan/trigger_scanner.h"
+
+#include <hs/hs.h>
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "common/tsv.h"
+#include "common/utf8.h"
+#include "lexicon/tokenizer.h"
+
+namespace lexlink::scan {
+namespace {
+
+// White space the tokenizer skips (see lexicon/tokenizer.h), as a class.
+constexpr const char* kSpaceClass =
+    "[\\x{9}-\\x{d} \\x{85}\\x{a0}\\x{ad}\\x{1680}\\x{2000}-\\x{200d}\\x{2028}\\x{2029}"
+    "\\x{202f}\\x{205f}\\x{2060}\\x{3000}\\x{feff}]";
+
+void append_cp(std::string& out, char32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\x{%x}", static_cast<unsigned>(cp));
+  out += buf;
+}
+
+enum class Kind : std::uint8_t { kWord, kNumber, kPunct };
+
+Kind kind_of(const std::string& token) {
+  std::size_t len;
+  const char32_t cp = utf8::decode(token, 0, len);
+  if (cp >= '0' && cp <= '9') return Kind::kNumber;
+  return lexicon::is_word_char(cp) ? Kind::kWord : Kind::kPunct;
+}
+
+// Per pattern: what must not touch the match on either side.
+struct Edges {
+  Kind first = Kind::kPunct;
+  Kind last = Kind::kPunct;
+};
+
+Edges edges_of(const std::vector<std::string>& tokens) {
+  return Edges{kind_of(tokens.front()), kind_of(tokens.back())};
+}
+
+bool is_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
+
+// The code point ending just before `pos` (kInvalid at the start).
+char32_t cp_before(std::string_view text, std::size_t pos) {
+  if (pos == 0) return utf8::kInvalid;
+  std::size_t k = pos - 1;
+  while (k > 0 && pos - k < 4 && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80) --k;
+  std::size_t len;
+  return utf8::decode(text, k, len);
+}
+
+char32_t cp_at(std::string_view text, std::size_t pos) {
+  if (pos >= text.size()) return utf8::kInvalid;
+  std::size_t len;
+  return utf8::decode(text, pos, len);
+}
+
+// The same check for both engines: a match must start and end on token boundaries.
+bool on_boundaries(std::string_view text, std::size_t from, std::size_t to, const Edges& e) {
+  const char32_t before = cp_before(text, from);
+  if (before != utf8::kInvalid) {
+    if (e.first == Kind::kWord && lexicon::is_word_char(before) && !is_digit(before)) return false;
+    if (e.first == Kind::kNumber && is_digit(before)) return false;
+  }
+  const char32_t after = cp_at(text, to);
+  if (after != utf8::kInvalid) {
+    if (e.last == Kind::kWord && lexicon::is_word_char(after) && !is_digit(after)) return false;
+    if (e.last == Kind::kNumber && is_digit(after)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string trigger_regex(const std::vector<std::string>& tokens) {
+  std::string out;
+  for (std::size_t t = 0; t < tokens.size(); ++t) {
+    const std::string& tok = tokens[t];
+    if (t > 0) {
+      const Kind prev = kind_of(tokens[t - 1]), cur = kind_of(tok);
+      const bool need_space = prev == cur && cur != Kind::kPunct;
+      out += kSpaceClass;
+      out += need_space ? '+' : '*';
+    }
+    std::size_t i = 0;
+    while (i < tok.size()) {
+      std::size_t len;
+      const char32_t cp = utf8::decode(tok, i, len);
+      i += len;
+      if (cp >= 'a' && cp <= 'z') {
+        out += '[';
+        for (char32_t v : lexicon::letters_folding_to(static_cast<char>(cp))) append_cp(out, v);
+        out += ']';
+      } else if (cp == '-') {
+        out += "[\\x{2d}\\x{2010}-\\x{2015}\\x{2212}\\x{fe63}\\x{ff0d}]";
+      } else if (cp == '\'') {
+        out += "[\\x{27}\\x{2018}-\\x{201b}\\x{2032}\\x{b4}\\x{2bc}]";
+      } else if (cp == '"') {
+        out += "[\\x{22}\\x{201c}-\\x{201f}\\x{2033}]";
+      } else {
+        append_cp(out, cp);
+      }
+    }
+  }
+  return out;
+}
+
+struct TriggerScanner::Hs {
+  hs_database_t* db = nullptr;
+  std::vector<Edges> edges;
+  ~Hs() {
+    if (db != nullptr) hs_free_database(db);
+  }
+};
+
+struct TriggerScanner::Re2 {
+  std::unique_ptr<re2::RE2::Set> set;
+  std::vector<std::unique_ptr<re2::RE2>> each;
+  std::vector<Edges> edges;
+};
+
+TriggerScanner::~TriggerScanner() = default;
+
+TriggerScanner::Scratch::~Scratch() {
+  if (hs_scratch != nullptr) hs_free_scratch(static_cast<hs_scratch_t*>(hs_scratch));
+}
+
+namespace {
+
+std::string cache_path(const TriggerOptions& o) {
+  char name[96];
+  std::snprintf(name, sizeof name, "triggers-%016llx-hs%s.db",
+                static_cast<unsigned long long>(o.data_hash), hs_version());
+  std::string n = name;
+  for (char& c : n) {
+    if (c == ' ') c = '_';
+  }
+  return (std::filesystem::path(o.cache_dir) / n).string();
+}
+
+Error hs_error(const std::string& what, hs_error_t code) {
+  return make_error(ErrorCode::kInternal, what + " failed (Hyperscan error " +
+                                              std::to_string(code) + ")");
+}
+
+struct HsContext {
+  std::string_view text;
+  const std::vector<Edges>* edges;
+  std::vector<std::uint32_t>* hits;
+};
+
+int on_match(unsigned int id, unsigned long long from, unsigned long long to, unsigned int,
+             void* ctx) {
+  auto* c = static_cast<HsContext*>(ctx);
+  if (on_boundaries(c->text, from, to, (*c->edges)[id])) {
+    c->hits->push_back(static_cast<std::uint32_t>(from));
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
+    const std::vector<std::vector<std::string>>& triggers, const TriggerOptions& options) {
+  if (triggers.empty()) return make_error(ErrorCode::kDataError, "no trigger phrases");
+  std::shared_ptr<TriggerScanner> s(new TriggerScanner());
+  s->engine_ = options.engine;
+  std::vector<std::string> regexes;
+  std::vector<Edges> edges;
+  for (const auto& t : triggers) {
+    if (t.empty()) return make_error(ErrorCode::kDataError, "empty trigger phrase");
+    regexes.push_back(trigger_regex(t));
+    edges.push_back(edges_of(t));
+  }
+  if (options.engine == Engine::kRe2) {
+    auto r = std::make_unique<Re2>();
+    re2::RE2::Options o;
+    o.set_log_errors(false);
+    r->set = std::make_unique<re2::RE2::Set>(o, re2::RE2::ANCHOR_START);
+    for (const std::string& rx : regexes) {
+      std::string err;
+      if (r->set->Add(rx, &err) < 0) {
+        return make_error(ErrorCode::kInternal, "trigger regex rejected by RE2: " + err);
+      }
+      r->each.push_back(std::make_unique<re2::RE2>(rx, o));
+      if (!r->each.back()->ok()) {
+        return make_error(ErrorCode::kInternal, "trigger regex rejected by RE2: " +
+                                                    r->each.back()->error());
+      }
+    }
+    if (!r->set->Compile()) return make_error(ErrorCode::kInternal, "RE2::Set compile failed");
+    r->edges = std::move(edges);
+    s->re2_ = std::move(r);
+    return std::shared_ptr<const TriggerScanner>(std::move(s));
+  }
+
+  auto hs = std::make_unique<Hs>();
+  hs->edges = std::move(edges);
+  // A cached database, if its data hash matches.
+  if (!options.cache_dir.empty()) {
+    std::string bytes;
+    if (read_file(cache_path(options), bytes) &&
+        hs_deserialize_database(bytes.data(), bytes.size(), &hs->db) == HS_SUCCESS) {
+      s->from_cache_ = true;
+    } else {
+      hs->db = nullptr;
+    }
+  }
+  if (hs->db == nullptr) {
+    std::vector<const char*> exprs;
+    std::vector<unsigned> flags, ids;
+    for (std::size_t i = 0; i < regexes.size(); ++i) {
+      exprs.push_back(regexes[i].c_str());
+      flags.push_back(HS_FLAG_UTF8 | HS_FLAG_SOM_LEFTMOST);
+      ids.push_back(static_cast<unsigned>(i));
+    }
+    hs_compile_error_t* err = nullptr;
+    if (hs_compile_multi(exprs.data(), flags.data(), ids.data(),
+                         static_cast<unsigned>(exprs.size()),
+                         HS_MODE_BLOCK, nullptr, &hs->db,
+                         &err) != HS_SUCCESS) {
+      std::string msg = err != nullptr && err->message != nullptr ? err->message : "?";
+      const int at = err != nullptr ? err->expression : -1;
+      hs_free_compile_error(err);
+      return make_error(ErrorCode::kInternal,
+                        "Hyperscan rejected trigger " + std::to_string(at) + ": " + msg +
+                            (at >= 0 ? " (" + regexes[static_cast<std::size_t>(at)] + ")" : ""));
+    }
+    if (!options.cache_dir.empty()) {
+      // Best effort: a cache that cannot be written only costs start-up time.
+      char* bytes = nullptr;
+      std::size_t length = 0;
+      if (hs_serialize_database(hs->db, &bytes, &length) == HS_SUCCESS) {
+        std::error_code ec;
+        std::filesystem::create_directories(options.cache_dir, ec);
+        const std::string path = cache_path(options);
+        const std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(bytes));
+        if (std::FILE* f = std::fopen(tmp.c_str(), "wb")) {
+          const bool ok = std::fwrite(bytes, 1, length, f) == length;
+          if (std::fclose(f) == 0 && ok) {
+            std::filesystem::rename(tmp, path, ec);
+          }
+          std::filesystem::remove(tmp, ec);
+        }
+        std::free(bytes);
+      }
+    }
+  }
+  s->hs_ = std::move(hs);
+  return std::shared_ptr<const TriggerScanner>(std::move(s));
+}
+
+std::unique_ptr<TriggerScanner::Scratch> TriggerScanner::make_scratch() const {
+  std::unique_ptr<Scratch> scratch(new Scratch());
+  if (hs_ != nullptr) {
+    hs_scratch_t* sc = nullptr;
+    if (hs_alloc_scratch(hs_->db, &sc) == HS_SUCCESS) scratch->hs_scratch = sc;
+  }
+  return scratch;
+}
+
+Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
+                                   std::vector<std::uint32_t>& starts) const {
+  scratch.hits.clear();
+  if (text.size() >= 0xFFFFFFFFu) {
+    return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
+  }
+  if (hs_ != nullptr) {
+    if (scratch.hs_scratch == nullptr) {
+      return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
+    }
+    HsContext ctx{text, &hs_->edges, &scratch.hits};
+    const hs_error_t rc =
+        hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
+                static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
+    if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
+  } else {
+    std::vector<int> matched;
+    for (std::size_t p = 0; p < text.size(); ++p) {
+      if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
+      const re2::StringPiece rest(text.data() + p, text.size() - p);
+      matched.clear();
+      if (!re2_->set->Match(rest, &matched)) continue;
+      for (int id : matched) {
+        re2::StringPiece m;
+        const auto& rx = *re2_->each[static_cast<std::size_t>(id)];
+        if (!rx.Match(text, p, text.size(), re2::RE2::ANCHOR_START, &m, 1)) continue;
+        const std::size_t end = p + m.size();
+        if (on_boundaries(text, p, end, re2_->edges[static_cast<std::size_t>(id)])) {
+          scratch.hits.push_back(static_cast<std::uint32_t>(p));
+          break;
+        }
+      }
+    }
+  }
+  std::sort(scratch.hits.begin(), scratch.hits.end());
+  scratch.hits.erase(std::unique(scratch.hits.begin(), scratch.hits.end()), scratch.hits.end());
+  starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
+  return Status::Ok();
+}
+
+}  // namespace lexlink::scan
