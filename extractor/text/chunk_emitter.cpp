@@ -1,0 +1,376 @@
+#include "text/chunk_emitter.h"
+
+#include <cstring>
+#include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "common/utf8.h"
+
+namespace lexlink::text {
+
+namespace {
+
+constexpr std::uint32_t kMaxPieceBytes = 1u << 30;
+
+std::uint32_t hash_name(std::string_view s) {
+  std::uint32_t h = 2166136261u;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// The first p in [from, to] that ends a blank line (s[p-1] is the '\n' closing a line holding
+// only white space), or npos.
+std::size_t first_blank_line_end(std::string_view s, std::size_t from, std::size_t to) {
+  std::size_t q = from > 0 ? from - 1 : 0;
+  while (q < to) {
+    const void* hit = std::memchr(s.data() + q, '\n', to - q);
+    if (hit == nullptr) return std::string_view::npos;
+    q = static_cast<std::size_t>(static_cast<const char*>(hit) - s.data());
+    std::size_t j = q;
+    while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\r' || s[j - 1] == '\f')) {
+      --j;
+    }
+    if (j > 0 && s[j - 1] == '\n' && q + 1 >= from) return q + 1;
+    ++q;
+  }
+  return std::string_view::npos;
+}
+
+// The first p in [from, to] right after a line end ("\n", or a "\r" not followed by "\n").
+std::size_t first_line_end(std::string_view s, std::size_t from, std::size_t to) {
+  for (std::size_t p = from > 0 ? from : 1; p <= to; ++p) {
+    const char c = s[p - 1];
+    if (c == '\n') return p;
+    if (c == '\r' && p < s.size() && s[p] != '\n') return p;
+  }
+  return std::string_view::npos;
+}
+
+std::size_t first_space_end(std::string_view s, std::size_t from, std::size_t to) {
+  for (std::size_t p = from > 0 ? from : 1; p <= to; ++p) {
+    if (is_space(s[p - 1])) return p;
+  }
+  return std::string_view::npos;
+}
+
+std::size_t first_char_boundary(std::string_view s, std::size_t from, std::size_t to) {
+  std::size_t p = from;
+  for (int k = 0; k < 3 && p < s.size() && p < to && is_continuation(s[p]); ++k) ++p;
+  return p <= to ? p : std::string_view::npos;
+}
+
+}  // namespace
+
+ChunkEmitter::ChunkEmitter(const RunMap& map, std::size_t chunk_bytes)
+    : map_(map), chunk_bytes_(chunk_bytes) {
+  names_.emplace_back();
+  name_slots_.assign(64, 0);
+}
+
+void ChunkEmitter::set_document(Format format, Encoding encoding, bool bom,
+                                std::string xml_profile) {
+  format_ = format;
+  encoding_ = encoding;
+  bom_ = bom;
+  xml_profile_ = std::move(xml_profile);
+}
+
+void ChunkEmitter::begin_chunk(std::uint64_t mid, std::uint64_t orig) {
+  chunk_mid_ = mid;
+  chunk_orig_ = orig;
+  cut_requested_ = false;
+  if (zone_depth_ > 0) zone_start_ = text_base_;  // a zone continued from the previous chunk
+}
+
+TextView ChunkEmitter::end_chunk(std::uint64_t /*mid*/, std::uint64_t orig, std::string original,
+                                 bool last) {
+  TextView v;
+  v.format = format_;
+  v.encoding = encoding_;
+  v.bom = bom_;
+  v.xml_profile = xml_profile_;
+  v.orig_begin = chunk_orig_;
+  v.orig_end = orig;
+  v.original = std::move(original);
+  v.text_begin = text_base_;
+  if (zone_depth_ > 0) {
+    zones_.push_back(Zone{zone_start_, text_offset(), zone_reason_});
+  }
+  text_base_ += text_.size();
+  v.text = std::move(text_);
+  v.map = OffsetMap(std::move(pieces_), chunk_orig_);
+  v.tags = std::move(tags_);
+  v.names = std::move(names_);
+  v.no_link = std::move(zones_);
+  v.warnings = std::move(warnings_);
+  v.last = last;
+  text_.clear();
+  pieces_.clear();
+  tags_.clear();
+  names_.clear();
+  names_.emplace_back();
+  name_slots_.assign(64, 0);
+  zones_.clear();
+  warnings_.clear();
+  cut_requested_ = false;
+  return v;
+}
+
+void ChunkEmitter::push_piece(const Piece& p) {
+  if (p.kind == PieceKind::kCopy && !pieces_.empty()) {
+    Piece& last = pieces_.back();
+    if (last.kind == PieceKind::kCopy && last.text_begin + last.text_len == p.text_begin &&
+        last.orig_begin + last.orig_len == p.orig_begin &&
+        std::uint64_t{last.text_len} + p.text_len <= kMaxPieceBytes) {
+      last.text_len += p.text_len;
+      last.orig_len += p.orig_len;
+      return;
+    }
+  }
+  pieces_.push_back(p);
+}
+
+void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
+  if (bytes.empty()) return;
+  if (!map_.identity()) {
+    map_.append_pieces(mid, mid + bytes.size(), text_offset(), pieces_);
+    text_.append(bytes);
+    after_break_ = false;
+    return;
+  }
+  while (!bytes.empty()) {
+    std::size_t n = bytes.size();
+    if (n > kMaxPieceBytes) {
+      n = kMaxPieceBytes;
+      while (n > 0 && is_continuation(bytes[n])) --n;
+    }
+    Piece p;
+    p.text_begin = text_offset();
+    p.orig_begin = mid;
+    p.text_len = p.orig_len = static_cast<std::uint32_t>(n);
+    p.kind = PieceKind::kCopy;
+    push_piece(p);
+    text_.append(bytes.substr(0, n));
+    bytes.remove_prefix(n);
+    mid += n;
+  }
+  after_break_ = false;
+}
+
+void ChunkEmitter::text(std::uint64_t mid, std::string_view bytes) {
+  if (!map_.identity()) {
+    valid_text(mid, bytes);
+    return;
+  }
+  while (!bytes.empty()) {
+    const std::size_t bad = utf8::find_invalid(bytes);
+    if (bad == std::string_view::npos) {
+      valid_text(mid, bytes);
+      return;
+    }
+    valid_text(mid, bytes.substr(0, bad));
+    decoded(mid + bad, mid + bad + 1, "\xEF\xBF\xBD");
+    bytes.remove_prefix(bad + 1);
+    mid += bad + 1;
+  }
+}
+
+void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::string_view utf8,
+                           char32_t code_point) {
+  Piece p;
+  p.text_begin = text_offset();
+  p.orig_begin = map_.orig_at(mid_begin);
+  p.orig_len = static_cast<std::uint32_t>(map_.orig_at(mid_end) - p.orig_begin);
+  const std::size_t before = text_.size();
+  if (utf8.empty()) {
+    utf8::append(text_, code_point);
+  } else {
+    text_.append(utf8);
+  }
+  p.text_len = static_cast<std::uint32_t>(text_.size() - before);
+  p.kind = PieceKind::kDecoded;
+  pieces_.push_back(p);
+  after_break_ = false;
+}
+
+void ChunkEmitter::block_break(std::uint64_t mid) {
+  if (after_break_) return;
+  Piece p;
+  p.text_begin = text_offset();
+  p.orig_begin = map_.orig_at(mid);
+  p.text_len = 1;
+  p.orig_len = 0;
+  p.kind = PieceKind::kSynthetic;
+  pieces_.push_back(p);
+  text_ += '\n';
+  after_break_ = true;
+}
+
+void ChunkEmitter::tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end,
+                       std::uint32_t name, bool is_inline) {
+  Tag t;
+  t.orig_begin = map_.orig_at(mid_begin);
+  t.orig_end = map_.orig_at(mid_end);
+  t.name = name;
+  t.kind = kind;
+  t.is_inline = is_inline;
+  tags_.push_back(t);
+}
+
+void ChunkEmitter::name_table_insert(std::uint32_t index) {
+  const std::size_t mask = name_slots_.size() - 1;
+  std::size_t slot = hash_name(names_[index]) & mask;
+  while (name_slots_[slot] != 0) slot = (slot + 1) & mask;
+  name_slots_[slot] = index + 1;
+}
+
+std::uint32_t ChunkEmitter::name(std::string_view n) {
+  if (n.empty()) return 0;
+  std::size_t mask = name_slots_.size() - 1;
+  for (std::size_t slot = hash_name(n) & mask;; slot = (slot + 1) & mask) {
+    const std::uint32_t v = name_slots_[slot];
+    if (v == 0) break;
+    if (names_[v - 1] == n) return v - 1;
+  }
+  const auto index = static_cast<std::uint32_t>(names_.size());
+  names_.emplace_back(n);
+  if (names_.size() * 2 > name_slots_.size()) {
+    name_slots_.assign(name_slots_.size() * 2, 0);
+    for (std::uint32_t i = 1; i < names_.size(); ++i) name_table_insert(i);
+  } else {
+    name_table_insert(index);
+  }
+  return index;
+}
+
+void ChunkEmitter::zone_begin(Zone::Reason reason) {
+  if (zone_depth_++ == 0) {
+    zone_start_ = text_offset();
+    zone_reason_ = reason;
+  }
+}
+
+void ChunkEmitter::zone_end() {
+  if (zone_depth_ == 0) return;
+  if (--zone_depth_ == 0) zones_.push_back(Zone{zone_start_, text_offset(), zone_reason_});
+}
+
+std::uint64_t ChunkEmitter::threshold(CutLevel level) const {
+  if (chunk_bytes_ == 0) return std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t s = chunk_bytes_;
+  switch (level) {
+    case CutLevel::kBlock: return chunk_mid_ + s;
+    case CutLevel::kLine: return chunk_mid_ + s + s / 4;
+    case CutLevel::kSpace: return chunk_mid_ + s + s / 2;
+    case CutLevel::kAny: return chunk_mid_ + s + 3 * s / 4;
+  }
+  return std::numeric_limits<std::uint64_t>::max();
+}
+
+bool ChunkEmitter::offer_cut(CutLevel level, std::uint64_t mid) {
+  if (chunk_bytes_ == 0 || mid <= chunk_mid_) return false;
+  if (level != CutLevel::kAny && zone_depth_ > 0) return false;
+  if (mid < threshold(level)) return false;
+  cut_requested_ = true;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::size_t find_markup(std::string_view s, std::size_t from, std::size_t to, bool& non_ascii) {
+  const char* p = s.data();
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i amp = _mm_set1_epi8('&');
+  for (; i + 16 <= to; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const int hit = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)));
+    const int high = _mm_movemask_epi8(v);
+    if (hit != 0) {
+      const int k = __builtin_ctz(static_cast<unsigned>(hit));
+      if ((high & ((1 << k) - 1)) != 0) non_ascii = true;
+      return i + static_cast<std::size_t>(k);
+    }
+    if (high != 0) non_ascii = true;
+  }
+#endif
+  for (; i < to; ++i) {
+    const char c = p[i];
+    if (c == '<' || c == '&') return i;
+    if (static_cast<unsigned char>(c) >= 0x80) non_ascii = true;
+  }
+  return to;
+}
+
+std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
+  for (std::size_t k = 1; k <= 3 && k <= to; ++k) {
+    const auto b = static_cast<unsigned char>(s[to - k]);
+    if (b < 0x80) return to;
+    if (b >= 0xC0) {
+      const std::size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+      return k < need ? to - k : to;
+    }
+  }
+  return to;
+}
+
+std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
+                          std::size_t b, bool blank_line_is_block, bool checked_ascii) {
+  if (a >= b) return b;
+  auto emit = [&](std::size_t from, std::size_t to) {
+    if (checked_ascii) {
+      e.valid_text(base + from, s.substr(from, to - from));
+    } else {
+      e.text(base + from, s.substr(from, to - from));
+    }
+  };
+  const bool zone = e.in_zone();
+  const std::uint64_t t_block = blank_line_is_block && !zone
+                                    ? e.threshold(CutLevel::kBlock)
+                                    : std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t t_line =
+      zone ? std::numeric_limits<std::uint64_t>::max() : e.threshold(CutLevel::kLine);
+  const std::uint64_t t_space =
+      zone ? std::numeric_limits<std::uint64_t>::max() : e.threshold(CutLevel::kSpace);
+  const std::uint64_t t_any = e.threshold(CutLevel::kAny);
+  const std::uint64_t end = base + b;
+  if (end < t_block && end < t_line && end < t_space && end < t_any) {
+    emit(a, b);
+    return b;
+  }
+  auto rel = [&](std::uint64_t t) {
+    return t <= base + a ? a : static_cast<std::size_t>(t - base);
+  };
+  std::size_t best = std::string_view::npos;
+  CutLevel level = CutLevel::kAny;
+  auto consider = [&](std::size_t p, CutLevel l) {
+    if (p != std::string_view::npos && p <= b && (best == std::string_view::npos || p < best)) {
+      best = p;
+      level = l;
+    }
+  };
+  if (end >= t_block) consider(first_blank_line_end(s, rel(t_block), b), CutLevel::kBlock);
+  if (end >= t_line) consider(first_line_end(s, rel(t_line), b), CutLevel::kLine);
+  if (end >= t_space) consider(first_space_end(s, rel(t_space), b), CutLevel::kSpace);
+  if (end >= t_any) consider(first_char_boundary(s, rel(t_any), b), CutLevel::kAny);
+  if (best == std::string_view::npos || !e.offer_cut(level, base + best)) {
+    emit(a, b);
+    return b;
+  }
+  emit(a, best);
+  return best;
+}
+
+}  // namespace lexlink::text

@@ -1,0 +1,117 @@
+// text/chunk_emitter: builds TextView chunks from what a tokenizer reports (internal to
+// lexlink_text).
+//
+// Tokenizers work on "mid" bytes (UTF-8; the original bytes themselves for UTF-8 input) and
+// report text runs, decoded references, block breaks, tags and link zones at absolute mid
+// offsets; the emitter appends the text, composes the RunMap to get original offsets, keeps the
+// piece invariants (sorted, tiling, at most one synthetic break in a row, none at the start of
+// the document) and decides where chunks may end.
+//
+// Chunking is forward-only: once a chunk holds chunk_bytes of mid bytes a cut is accepted at a
+// block boundary; from 1.25x at a line end in text, from 1.5x at white space, from 1.75x
+// anywhere (inside a link zone or a long comment too). A chunk therefore never exceeds 1.75x
+// chunk_bytes plus one token.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/charset.h"
+#include "text/text_view.h"
+
+namespace lexlink::text {
+
+enum class CutLevel : std::uint8_t { kBlock, kLine, kSpace, kAny };
+
+class ChunkEmitter {
+ public:
+  // `chunk_bytes` 0: a single chunk.
+  ChunkEmitter(const RunMap& map, std::size_t chunk_bytes);
+
+  // Starts a chunk at mid offset `mid`, original offset `orig` (the previous chunk's end).
+  void begin_chunk(std::uint64_t mid, std::uint64_t orig);
+  // Ends the chunk at mid offset `mid`, original offset `orig`; `original` holds the chunk's
+  // original bytes.
+  TextView end_chunk(std::uint64_t mid, std::uint64_t orig, std::string original, bool last);
+
+  // Text bytes at mid offset `mid`. With the identity map they are validated: each invalid byte
+  // reads U+FFFD through a kDecoded piece.
+  void text(std::uint64_t mid, std::string_view bytes);
+  // Text bytes known to be valid UTF-8 (mid bytes of a transcoded document, or checked ASCII).
+  void valid_text(std::uint64_t mid, std::string_view bytes);
+  // A decoded reference: mid bytes [mid_begin, mid_end) read `utf8` (or `code_point` when
+  // utf8 is empty).
+  void decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::string_view utf8,
+               char32_t code_point = 0);
+  // A block boundary caused by markup at mid offset `mid`.
+  void block_break(std::uint64_t mid);
+  void tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end, std::uint32_t name,
+           bool is_inline);
+  // The index of `name` in the chunk's names (names[0] is "").
+  std::uint32_t name(std::string_view name);
+
+  // Link zones nest: the outermost one is recorded.
+  void zone_begin(Zone::Reason reason);
+  void zone_end();
+  bool in_zone() const { return zone_depth_ > 0; }
+
+  void warn(std::string message) { warnings_.push_back(std::move(message)); }
+
+  // Chunking: the mid offset from which a cut of `level` is accepted (UINT64_MAX: never).
+  std::uint64_t threshold(CutLevel level) const;
+  // True (and the cut is requested) when the tokenizer, standing at `mid`, may end the chunk
+  // there with a cut of `level`.
+  bool offer_cut(CutLevel level, std::uint64_t mid);
+  bool cut_requested() const { return cut_requested_; }
+  std::uint64_t chunk_mid_begin() const { return chunk_mid_; }
+
+  void set_document(Format format, Encoding encoding, bool bom, std::string xml_profile);
+  std::uint64_t text_offset() const { return text_base_ + text_.size(); }
+
+ private:
+  void push_piece(const Piece& p);
+  void name_table_insert(std::uint32_t index);
+
+  const RunMap& map_;
+  std::size_t chunk_bytes_;
+  Format format_ = Format::kText;
+  Encoding encoding_ = Encoding::kUtf8;
+  bool bom_ = false;
+  std::string xml_profile_;
+
+  std::uint64_t chunk_mid_ = 0;
+  std::uint64_t chunk_orig_ = 0;
+  std::uint64_t text_base_ = 0;
+  std::string text_;
+  std::vector<Piece> pieces_;
+  std::vector<Tag> tags_;
+  std::vector<std::string> names_;
+  std::vector<std::uint32_t> name_slots_;  // open addressing: index + 1, 0 empty
+  std::vector<Zone> zones_;
+  std::vector<std::string> warnings_;
+  bool cut_requested_ = false;
+
+  bool after_break_ = true;  // the text so far ends with a synthetic break (or is empty)
+  int zone_depth_ = 0;
+  Zone::Reason zone_reason_ = Zone::Reason::kExistingLink;
+  std::uint64_t zone_start_ = 0;
+};
+
+// Scanning helpers shared by the tokenizers.
+
+// The index of the first '<' or '&' in s[from, to), or `to`; sets `non_ascii` when a byte >= 0x80
+// was passed over.
+std::size_t find_markup(std::string_view s, std::size_t from, std::size_t to, bool& non_ascii);
+// The largest k <= to such that s[0, k) does not end inside a UTF-8 sequence that s[k, ...)
+// might complete (used when more input may follow).
+std::size_t complete_utf8_prefix(std::string_view s, std::size_t to);
+
+// Emits text s[a, b) (s starts at mid offset `base`), stopping early at a cut the emitter
+// accepts (a blank line counts as a block boundary when `blank_line_is_block`). Returns where
+// it stopped (b unless a cut was requested).
+std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
+                          std::size_t b, bool blank_line_is_block, bool checked_ascii = false);
+
+}  // namespace lexlink::text

@@ -1,0 +1,103 @@
+// text/view_builder: turns a document, fed in pieces of any size, into TextView chunks.
+//
+// Plain text and HTML stream: memory stays bounded by ViewOptions::chunk_bytes (plus the longest
+// single tag or entity, itself bounded) whatever the input size. XML is parsed whole with
+// pugixml (it needs the document to learn its structure); its size is bounded by
+// ViewOptions::max_document_bytes, beyond which the builder fails with kLimitExceeded.
+//
+// Chunk boundaries fall where no citation can cross them: a block boundary (HTML/XML), a blank
+// line (plain text), else a line end, else white space; only an input with none of these for
+// chunk_bytes (a 1 GB line without spaces) is cut at a character boundary. Chunks never split a
+// character, a tag, an entity or an existing link.
+//
+// Usage:
+//   ViewBuilder b(options);
+//   while (read(buf)) { b.feed(buf); while (auto chunk = b.next()) use(*chunk); }
+//   b.finish(); while (auto chunk = b.next()) use(*chunk);
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "text/text_view.h"
+
+namespace lexlink::text {
+
+// Which XML elements hold text, which are inline, which are existing links. Elements are
+// matched by local name (the part after the prefix), case-sensitively; an element in none of
+// the lists is a block (it breaks the text). Link elements are inline and their content is a
+// kExistingLink zone.
+struct XmlProfile {
+  std::string name;                          // "akn", "nir", "lexml", "clml", "xhtml", "generic"
+  std::vector<std::string> link_elements;    // local names: ref, rif, Remissao, Citation, a ...
+  std::vector<std::string> inline_elements;  // local names transparent to text
+  std::vector<std::string> skip_elements;    // local names whose content is not text (metadata)
+  // Qualified attribute names that make any element carrying them a link (LexML's own linker
+  // writes <span xlink:href="urn:lex:br:...">).
+  std::vector<std::string> link_attributes;
+  // Automatic choice: the profile whose namespace_marks has a substring of the root element's
+  // namespace URI, else the one whose root_elements holds the root's local name.
+  std::vector<std::string> namespace_marks;
+  std::vector<std::string> root_elements;
+};
+
+struct ViewOptions {
+  enum class FormatChoice : std::uint8_t { kAuto, kText, kHtml, kXml };
+  FormatChoice format = FormatChoice::kAuto;
+  // Unset: detect (BOM, then <meta charset> / XML declaration, then UTF-8 validity, then
+  // uchardet among the supported encodings, Windows-1252 when it names none of them). Detection
+  // looks at the first chunk_bytes of the input (the whole of an XML document).
+  std::optional<Encoding> encoding;
+  // Unset: chosen from the document (root element namespace), else "generic".
+  std::optional<XmlProfile> xml_profile;
+  std::size_t chunk_bytes = 4 << 20;            // target original bytes per chunk
+  std::size_t max_document_bytes = 256u << 20;  // for XML, parsed whole
+};
+
+class ViewBuilder {
+ public:
+  explicit ViewBuilder(ViewOptions options);
+  ~ViewBuilder();
+  ViewBuilder(ViewBuilder&&) noexcept;
+  ViewBuilder& operator=(ViewBuilder&&) noexcept;
+
+  // Feeds the next bytes of the input. May be split anywhere.
+  Status feed(std::string_view bytes);
+  // No more input.
+  Status finish();
+  // The next complete chunk, if one is ready.
+  std::optional<TextView> next();
+
+  // The format and encoding in use (known once enough input has been fed).
+  Format format() const;
+  Encoding encoding() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Convenience: the whole document as one TextView (chunk_bytes ignored). For tests and small
+// documents; refuses binary input (is_binary on the first kBinaryProbeBytes) with kUnsupported.
+// ViewBuilder itself does not refuse anything: a NUL byte it meets is a character of the text.
+Result<TextView> make_view(std::string_view document, const ViewOptions& options = {});
+
+// How many leading bytes is_binary needs to decide.
+inline constexpr std::size_t kBinaryProbeBytes = 8000;
+
+// True when `head` (the first bytes of a file) looks binary: a NUL byte or many control bytes,
+// unless it is UTF-16 text (a BOM, or the unmistakable every-other-byte-NUL pattern). Used to
+// refuse binary files with a clear message.
+bool is_binary(std::string_view head);
+
+// The built-in XML profiles (akn, nir, lexml, clml, xhtml, generic).
+const std::vector<XmlProfile>& xml_profiles();
+// The built-in profile called `name`, or nullptr.
+const XmlProfile* find_xml_profile(std::string_view name);
+
+}  // namespace lexlink::text

@@ -1,0 +1,95 @@
+// text/xml_reader: the XML view (internal to lexlink_text).
+//
+// Exact byte ranges come from our own tokenizer over the document's bytes (tags, attributes,
+// comments, processing instructions, CDATA sections, the doctype with its internal subset,
+// character and entity references); pugixml parses the same bytes first and is the judge of
+// well-formedness, and gives the root element's namespace that picks the profile. Why not
+// pugixml's DOM for the offsets: it records where a node's name or value starts, not where a tag
+// ends nor where an end tag is, so the markup between text nodes would need a tokenizer anyway.
+// The tokenizer also checks what it relies on (matching end tags, one root, quoted attributes,
+// no text outside the root): any failure, pugixml's or its own, makes the caller read the
+// document as HTML instead, with a warning.
+//
+// Text is the content of every element except the profile's skip elements; elements break the
+// text unless the profile says they are inline; the profile's link elements (and elements
+// carrying one of its link attributes, or right after `<?lexlink?>`) are kExistingLink zones;
+// CDATA content is text in a kCdata zone. Nesting depth is unbounded: no recursion.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/chunk_emitter.h"
+#include "text/view_builder.h"
+
+namespace lexlink::text {
+
+struct XmlCheck {
+  bool ok = false;
+  std::string message;     // why not, with the byte offset
+  std::size_t offset = 0;  // in the checked bytes
+  std::string root_name;   // qualified
+  std::string root_namespace;
+};
+
+// Parses `doc` (UTF-8) with pugixml to check it is well-formed and learn its root element.
+XmlCheck check_xml(std::string_view doc);
+
+// The root element of a document pugixml refused, read leniently from its first start tag (for
+// choosing the profile whose link elements the HTML fallback still honours); empty when none.
+XmlCheck sniff_xml_root(std::string_view doc);
+
+// The built-in profile for a root element, by namespace then by local name ("generic" else).
+const XmlProfile& choose_xml_profile(std::string_view root_name, std::string_view root_namespace);
+
+class XmlTokenizer {
+ public:
+  explicit XmlTokenizer(const XmlProfile& profile);
+
+  // Tokenizes the whole document s (s[0] at mid offset 0) from `pos`; stops at a cut the emitter
+  // accepts, at the end, or at an error. Returns where it stopped.
+  std::size_t run(std::string_view s, std::size_t pos, ChunkEmitter& e);
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+  std::size_t error_offset() const { return error_offset_; }
+  bool done() const { return done_; }
+
+ private:
+  enum Class : std::uint8_t { kBlock, kInline, kLink, kSkip };
+  struct Open {
+    std::size_t name_begin;
+    std::size_t name_len;
+    Class cls;
+    bool zone;
+  };
+
+  std::size_t fail(std::size_t at, std::string message);
+  Class classify(std::string_view qname);
+  bool is_link_attribute(std::string_view qname) const;
+  std::size_t markup(std::string_view s, std::size_t pos, ChunkEmitter& e);
+  std::size_t start_tag(std::string_view s, std::size_t pos, ChunkEmitter& e);
+  std::size_t end_tag(std::string_view s, std::size_t pos, ChunkEmitter& e);
+
+  const XmlProfile& profile_;
+  std::vector<Open> stack_;
+  bool seen_root_ = false;
+  bool done_ = false;
+  std::size_t skip_depth_ = 0;
+  std::size_t skip_begin_ = 0;
+  std::size_t lexlink_pi_end_ = SIZE_MAX;
+  std::string error_;
+  std::size_t error_offset_ = 0;
+  // Classification cache: qualified name -> class (keys view the document, stable during run).
+  struct Slot {
+    std::string_view name;
+    Class cls;
+    bool used = false;
+  };
+  std::vector<Slot> slots_;
+  std::size_t slot_count_ = 0;
+};
+
+}  // namespace lexlink::text
