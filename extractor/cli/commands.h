@@ -13,5 +13,8 @@ struct Context {
 };
 
 int urn_command(const Context& context, const std::vector<std::string>& args);
+int extract_command(const Context& context, const std::vector<std::string>& args);
+int explain_command(const Context& context, const std::vector<std::string>& args);
+int eval_command(const Context& context, const std::vector<std::string>& args);
 
 }  // namespace lexlink::cli

@@ -16,7 +16,13 @@ constexpr const char* kUsage =
     "  urn parse|validate|normalize|equal|resolve [OPTIONS] [NAME...]\n"
     "      work with URN:LEX names; names come from the arguments or, one per line, from\n"
     "      standard input; one JSON object per name on standard output\n"
-    "  help      this text;  `lexlink urn --help` for the urn options\n"
+    "  extract [OPTIONS] FILE...|-\n"
+    "      the citations of sources of law in the files; one JSON object per citation\n"
+    "  explain [--jurisdiction J] \"TEXT\"\n"
+    "      how TEXT was read: the units, rules and lexicon entries behind each name\n"
+    "  eval CORPUS_DIR\n"
+    "      precision, recall and F1 against a corpus' publisher links\n"
+    "  help      this text;  `lexlink COMMAND --help` for a command's options\n"
     "  version   the version\n"
     "\n"
     "--data DIR  the folder holding lexicons/ and grammars/ (default: $LEXLINK_DATA, else the\n"
@@ -65,6 +71,9 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   args.erase(args.begin());
   if (command == "urn") return lexlink::cli::urn_command(context, args);
+  if (command == "extract") return lexlink::cli::extract_command(context, args);
+  if (command == "explain") return lexlink::cli::explain_command(context, args);
+  if (command == "eval") return lexlink::cli::eval_command(context, args);
   std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

@@ -73,19 +73,34 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
     bool any = false;
     while (offset <= phrases.size()) {
       std::size_t bar = phrases.find(" | ", offset);
-      const std::string_view variant =
+      std::string_view variant =
           phrases.substr(offset, bar == std::string_view::npos ? bar : bar - offset);
-      const std::size_t variant_col = offset;
+      std::size_t variant_col = offset;
+      const bool exact = !variant.empty() && variant.front() == '=';
+      if (exact) {
+        variant.remove_prefix(1);
+        ++variant_col;
+      }
       offset = bar == std::string_view::npos ? phrases.size() + 1 : bar + 3;
       Tokens t;
       tokenize(variant, t);
       if (t.tokens.empty()) {
         return file->error_at(row, 0, variant_col, "empty phrase variant");
       }
-      std::string key;
+      // The key: folded tokens, or "=" and the tokens as written for an exact variant.
+      std::string key, folded;
       for (const Token& tok : t.tokens) {
-        if (!key.empty()) key += ' ';
-        key += t.norm(tok);
+        if (!folded.empty()) folded += ' ';
+        folded += t.norm(tok);
+      }
+      if (exact) {
+        key = "=";
+        for (const Token& tok : t.tokens) {
+          if (key.size() > 1) key += ' ';
+          key += t.raw(tok);
+        }
+      } else {
+        key = folded;
       }
       const std::string where = display_path + ":" + std::to_string(row.line);
       if (auto it = defined_at_.find(key); it != defined_at_.end()) {
@@ -101,12 +116,18 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
       for (std::size_t k = 1; k < t.tokens.size(); ++k) {
         entry.rest.emplace_back(t.norm(t.tokens[k]));
       }
+      if (exact) {
+        for (const Token& tok : t.tokens) entry.exact.emplace_back(t.raw(tok));
+      }
       auto& list = by_first_[std::string(t.norm(t.tokens[0]))];
       list.push_back(std::move(entry));
       std::stable_sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) {
         return a.rest.size() > b.rest.size();
       });
-      cls.variants.push_back(key);
+      // Triggers are found without regard to case; an exact variant is checked on the tokens.
+      if (std::find(cls.variants.begin(), cls.variants.end(), folded) == cls.variants.end()) {
+        cls.variants.push_back(folded);
+      }
       any = true;
     }
     if (!any) return file->error_at(row, 0, 0, "empty phrase");
@@ -128,6 +149,9 @@ PhraseMatch Lexicon::longest_at(const Tokens& tokens, std::uint32_t i, std::uint
     for (std::size_t k = 0; ok && k < e.rest.size(); ++k) {
       const Token& t = tokens.tokens[i + 1 + k];
       ok = t.newlines_before < 2 && tokens.norm(t) == e.rest[k];
+    }
+    for (std::size_t k = 0; ok && k < e.exact.size(); ++k) {
+      ok = !tokens.source.empty() && tokens.raw(tokens.tokens[i + k]) == e.exact[k];
     }
     if (ok) {
       m.first = i;

@@ -5,7 +5,9 @@
 // legislativo | d.lgs. | dlgs"). Variants are tokenized and normalised like the text, so spacing,
 // case and accents do not matter. A Lexicon holds several named classes (act types, months,
 // partition words ...); a phrase belongs to exactly one class of a Lexicon (a duplicate is a load
-// error naming both places). Lookup finds, at a token position, the longest phrase of any class.
+// error naming both places). A variant written "=Costituzione" matches only as written (case and
+// accents exact): the capitalised word names the Constitution, "costituzione" is a common noun.
+// Lookup finds, at a token position, the longest phrase of any class.
 // A loaded Lexicon is immutable and safe to share between threads.
 #pragma once
 
@@ -60,6 +62,7 @@ class Lexicon {
     std::vector<std::string> rest;  // normalised tokens after the first
     std::int32_t cls;
     std::uint32_t row;
+    std::vector<std::string> exact;  // when not empty: every token as written
   };
   std::vector<LexiconClass> classes_;
   // First normalised token -> entries, longest first.

@@ -165,6 +165,7 @@ const std::vector<char32_t>& letters_folding_to(char c) {
 }
 
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
+  if (out.source.empty() && base == 0) out.source = text;
   const std::size_t n = text.size();
   std::size_t i = 0;
   std::uint8_t newlines = 0;

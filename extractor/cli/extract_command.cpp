@@ -1,0 +1,532 @@
+// `lexlink extract`, `lexlink explain` and `lexlink eval`: the citation extractor on the command
+// line. extract prints one JSON object per citation (the contract in README.md "lexlink
+// extract"); explain shows how a text was read; eval scores against a corpus folder laid out
+// like ../shared/corpora/* with the definition of its README (and of tools/score.py).
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/input.h"
+#include "cli/json_lines.h"
+#include "common/tsv.h"
+#include "extract/extractor.h"
+#include "text/view_builder.h"
+#include "urn/profiles.h"
+#include "urn/urn.h"
+
+namespace lexlink::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* kExtractUsage =
+    "usage: lexlink extract [OPTIONS] FILE...|-\n"
+    "Prints one JSON object per citation (JSON Lines): file, start, end (byte offsets in the\n"
+    "input), char_start, char_end (code points), text, urn, work, jurisdiction, complete, rule,\n"
+    "href. A file that cannot be read gives {\"file\", \"error\"}; the exit status is 1 then.\n"
+    "\n"
+    "  --jurisdiction it|br|eu|...   the grammar to read the text with (default it)\n"
+    "  --format auto|text|html|xml   (default auto)\n"
+    "  --encoding utf-8|utf-16le|utf-16be|iso-8859-1|windows-1252|iso-8859-15 (default: detect)\n"
+    "  --self URN                    the document's own name, for \"del presente decreto\"\n"
+    "  --href urn|resolver           the href field: the URN, or the jurisdiction's resolver link\n"
+    "  --partition-sep '#'|'~'       how a resolver link carries the partition (default '#')\n"
+    "  --engine hyperscan|re2        the trigger scanner (re2: the slow reference path)\n"
+    "  --cache DIR                   where the compiled trigger database is cached ('-': none)\n";
+
+constexpr const char* kExplainUsage =
+    "usage: lexlink explain [--jurisdiction J] [--self URN] \"TEXT\"\n"
+    "Shows, for each rule that matched TEXT, the units it read (text [symbol]), the captures and\n"
+    "the lexicon entries (file:line) behind them, and the names it gave or why it gave none.\n";
+
+constexpr const char* kEvalUsage =
+    "usage: lexlink eval CORPUS_DIR [--jurisdiction J] [--limit N] [--details FILE]\n"
+    "Scores the extractor against CORPUS_DIR/gold.tsv and CORPUS_DIR/text/*.txt (layout and\n"
+    "scoring as in the corpora README): precision, recall and F1 at work and partition level.\n"
+    "--details FILE writes every miss and false positive (JSON Lines) for reading.\n"
+    "The jurisdiction defaults to the folder name's prefix (it-normattiva-... -> it).\n";
+
+std::optional<text::Encoding> parse_encoding(const std::string& s) {
+  if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
+  if (s == "utf-16le") return text::Encoding::kUtf16Le;
+  if (s == "utf-16be") return text::Encoding::kUtf16Be;
+  if (s == "iso-8859-1" || s == "latin1") return text::Encoding::kIso8859_1;
+  if (s == "windows-1252" || s == "cp1252") return text::Encoding::kWindows1252;
+  if (s == "iso-8859-15" || s == "latin9") return text::Encoding::kIso8859_15;
+  return std::nullopt;
+}
+
+struct ExtractSetup {
+  std::shared_ptr<const extract::Extractor> extractor;
+  text::ViewOptions view;
+  std::string self;
+  bool resolver_href = false;
+  char partition_sep = '#';
+  std::optional<urn::Profiles> profiles;
+};
+
+// Loads the extractor and reads the options shared by extract and explain.
+int setup(const Context& context, const Args& args, ExtractSetup& s) {
+  extract::ExtractorOptions eo;
+  eo.data_dir = context.data_dir;
+  eo.grammars = {args.get("jurisdiction")};
+  const std::string& engine = args.get("engine");
+  if (engine == "re2") {
+    eo.engine = scan::Engine::kRe2;
+  } else if (engine != "hyperscan") {
+    std::fprintf(stderr, "lexlink: --engine is hyperscan or re2\n");
+    return 2;
+  }
+  eo.cache_dir = args.get("cache");
+  auto x = extract::Extractor::load(eo);
+  if (!x) {
+    std::fprintf(stderr, "lexlink: %s\n", x.error().to_string().c_str());
+    return 2;
+  }
+  s.extractor = std::move(*x);
+  const std::string& format = args.get("format");
+  using FC = text::ViewOptions::FormatChoice;
+  if (format == "auto") {
+    s.view.format = FC::kAuto;
+  } else if (format == "text") {
+    s.view.format = FC::kText;
+  } else if (format == "html") {
+    s.view.format = FC::kHtml;
+  } else if (format == "xml") {
+    s.view.format = FC::kXml;
+  } else {
+    std::fprintf(stderr, "lexlink: --format is auto, text, html or xml\n");
+    return 2;
+  }
+  if (args.given("encoding")) {
+    auto enc = parse_encoding(args.get("encoding"));
+    if (!enc) {
+      std::fprintf(stderr, "lexlink: unknown --encoding '%s'\n", args.get("encoding").c_str());
+      return 2;
+    }
+    s.view.encoding = *enc;
+  }
+  s.self = args.get("self");
+  if (!s.self.empty()) {
+    urn::ParseOptions po;
+    po.allow_unnumbered = true;
+    urn::ParseError e;
+    if (!urn::validate(s.self, po, &e)) {
+      std::fprintf(stderr, "lexlink: --self: %s\n", e.message.c_str());
+      return 2;
+    }
+  }
+  const std::string& href = args.get("href");
+  if (href != "urn" && href != "resolver") {
+    std::fprintf(stderr, "lexlink: --href is urn or resolver\n");
+    return 2;
+  }
+  s.resolver_href = href == "resolver";
+  const std::string& sep = args.get("partition-sep");
+  if (sep != "#" && sep != "~") {
+    std::fprintf(stderr, "lexlink: --partition-sep is '#' or '~'\n");
+    return 2;
+  }
+  s.partition_sep = sep[0];
+  if (s.resolver_href) {
+    auto p = urn::Profiles::load(context.data_dir);
+    if (!p) {
+      std::fprintf(stderr, "lexlink: %s\n", p.error().to_string().c_str());
+      return 2;
+    }
+    s.profiles.emplace(std::move(*p));
+  }
+  return 0;
+}
+
+std::string href_of(const ExtractSetup& s, const extract::Citation& c) {
+  if (!s.resolver_href) return c.urn;
+  urn::ParseOptions po;
+  po.allow_unnumbered = true;
+  auto u = urn::parse(c.urn, po);
+  if (!u) return c.urn;
+  auto url = s.profiles->resolve(*u, urn::ResolveOptions{s.partition_sep});
+  return url ? *url : c.urn;
+}
+
+json citation_json(const std::string& file, const extract::Citation& c, const std::string& href) {
+  return json{{"file", file},          {"start", c.start},
+              {"end", c.end},          {"char_start", c.char_start},
+              {"char_end", c.char_end}, {"text", c.text},
+              {"urn", c.urn},          {"work", c.work},
+              {"jurisdiction", c.jurisdiction}, {"complete", c.complete},
+              {"rule", c.rule},        {"href", href}};
+}
+
+}  // namespace
+
+// Extracts the citations of one input (a path or "-"), streaming it through the view builder.
+Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
+                    const std::string& path, const std::string& self,
+                    std::vector<extract::Citation>& out) {
+  InputFile in;
+  if (Status s = in.open(path); !s) return s;
+  text::ViewBuilder builder(view);
+  auto session = x.start(self);
+  std::string block;
+  bool first = true;
+  auto drain = [&]() -> Status {
+    while (auto chunk = builder.next()) {
+      if (Status s = x.extract(*chunk, *session, out); !s) return s;
+    }
+    return Status::Ok();
+  };
+  while (true) {
+    auto n = in.read(block, 1 << 20);
+    if (!n) return n.error();
+    if (*n == 0) break;
+    if (first) {
+      first = false;
+      if (text::is_binary(std::string_view(block).substr(0, 8192))) {
+        return make_error(ErrorCode::kUnsupported,
+                          "looks like a binary file (NUL or control bytes), not text");
+      }
+    }
+    if (Status s = builder.feed(block); !s) return s;
+    if (Status s = drain(); !s) return s;
+  }
+  if (Status s = builder.finish(); !s) return s;
+  return drain();
+}
+
+int extract_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
+  args.flag("help");
+  args.option("jurisdiction", "it").option("format", "auto").option("encoding", "");
+  args.option("self", "").option("href", "urn").option("partition-sep", "#");
+  args.option("engine", "hyperscan").option("cache", "");
+  if (!args.parse(argv)) {
+    std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
+    return 2;
+  }
+  if (args.has("help")) {
+    std::fputs(kExtractUsage, stdout);
+    return 0;
+  }
+  if (args.positional().empty()) {
+    std::fprintf(stderr, "lexlink extract: no input (give FILE... or - for standard input)\n\n%s",
+                 kExtractUsage);
+    return 2;
+  }
+  ExtractSetup s;
+  if (int rc = setup(context, args, s); rc != 0) return rc;
+  int status = 0;
+  std::vector<extract::Citation> citations;
+  for (const std::string& path : args.positional()) {
+    citations.clear();
+    const std::string shown = path == "-" ? "-" : path;
+    Status st = extract_file(*s.extractor, s.view, path, s.self, citations);
+    for (const auto& c : citations) write_json_line(stdout, citation_json(shown, c, href_of(s, c)));
+    if (!st) {
+      status = 1;
+      write_json_line(stdout, json{{"file", shown}, {"error", st.error().to_string()}});
+      std::fprintf(stderr, "lexlink extract: %s: %s\n", shown.c_str(),
+                   st.error().to_string().c_str());
+    }
+  }
+  std::fflush(stdout);
+  return status;
+}
+
+int explain_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
+  args.flag("help");
+  args.option("jurisdiction", "it").option("self", "").option("format", "text");
+  args.option("encoding", "").option("href", "urn").option("partition-sep", "#");
+  args.option("engine", "hyperscan").option("cache", "");
+  if (!args.parse(argv) || args.positional().size() != 1) {
+    std::fprintf(stderr, "lexlink explain: %s\n\n%s",
+                 args.error().empty() ? "give one TEXT" : args.error().c_str(), kExplainUsage);
+    return 2;
+  }
+  if (args.has("help")) {
+    std::fputs(kExplainUsage, stdout);
+    return 0;
+  }
+  ExtractSetup s;
+  if (int rc = setup(context, args, s); rc != 0) return rc;
+  auto trace = s.extractor->explain(args.positional()[0], s.self);
+  if (!trace) {
+    std::fprintf(stderr, "lexlink explain: %s\n", trace.error().to_string().c_str());
+    return 1;
+  }
+  if (trace->empty()) std::printf("no rule matched\n");
+  for (const auto& ex : *trace) {
+    std::printf("%s\n  %s\n  matched: %s\n  units:", ex.rule.c_str(), ex.doc.c_str(),
+                ex.matched_text.c_str());
+    for (const auto& u : ex.units) std::printf(" %s", u.c_str());
+    std::printf("\n");
+    for (const auto& c : ex.captures) std::printf("  capture %s\n", c.c_str());
+    for (const auto& u : ex.urns) std::printf("  => %s\n", u.c_str());
+    std::printf("  %s\n", ex.outcome.c_str());
+  }
+  return 0;
+}
+
+// --- eval: the scoring of ../shared/corpora/README.md, as tools/score.py implements it -------
+
+namespace {
+
+struct Parsed {
+  std::string jur, auth, measure, year, full, number, period, part;
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// score.py norm_num: lower, runs of [/.\s_] -> '-', strip '-'.
+std::string norm_num(const std::string& s) {
+  std::string out;
+  bool run = false;
+  for (char c : lower(s)) {
+    if (c == '/' || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '_' ||
+        c == '\f' || c == '\v') {
+      run = true;
+      continue;
+    }
+    if (run) out += '-';
+    run = false;
+    out += c;
+  }
+  if (run) out += '-';
+  while (!out.empty() && out.front() == '-') out.erase(0, 1);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+std::vector<std::string> split_on(const std::string& s, char c) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t k = s.find(c, start);
+    out.push_back(s.substr(start, k == std::string::npos ? k : k - start));
+    if (k == std::string::npos) break;
+    start = k + 1;
+  }
+  return out;
+}
+
+bool is_digits(const std::string& s, std::size_t from, std::size_t n) {
+  if (s.size() < from + n) return false;
+  for (std::size_t i = from; i < from + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  return true;
+}
+
+std::optional<Parsed> score_parse(const std::string& raw) {
+  std::string u = lower(raw);
+  while (!u.empty() && std::isspace(static_cast<unsigned char>(u.back()))) u.pop_back();
+  while (!u.empty() && std::isspace(static_cast<unsigned char>(u.front()))) u.erase(0, 1);
+  if (u.rfind("urn:lex:", 0) != 0) return std::nullopt;
+  std::string body = u.substr(8), part;
+  if (const std::size_t t = body.find('~'); t != std::string::npos) {
+    part = body.substr(t + 1);
+    body = body.substr(0, t);
+  }
+  body = body.substr(0, body.find_first_of("@$"));
+  const auto f = split_on(body, ':');
+  if (f.size() < 3) return std::nullopt;
+  Parsed p;
+  p.jur = split_on(f[0], ';')[0];
+  p.auth = f[1];
+  p.measure = split_on(f[2], ';')[0];
+  const std::string details = f.size() > 3 ? f[3] : "";
+  const auto d = split_on(details, ';');
+  const std::string date = split_on(d[0], '|')[0];
+  if (d.size() > 1) {
+    std::string nums;
+    for (std::size_t i = 1; i < d.size(); ++i) nums += (i > 1 ? "," : "") + d[i];
+    p.number = norm_num(nums);
+  }
+  p.year = is_digits(date, 0, 4) ? date.substr(0, 4) : "";
+  p.full = date.size() == 10 && is_digits(date, 0, 4) && date[4] == '-' && is_digits(date, 5, 2) &&
+                   date[7] == '-' && is_digits(date, 8, 2)
+               ? date
+               : "";
+  p.period = p.year.empty() ? date : "";
+  // re.sub(r"[-;_]+", "-", part)
+  bool run = false;
+  for (char c : part) {
+    if (c == '-' || c == ';' || c == '_') {
+      run = true;
+      continue;
+    }
+    if (run) p.part += '-';
+    run = false;
+    p.part += c;
+  }
+  if (run) p.part += '-';
+  return p;
+}
+
+bool work_match(const std::optional<Parsed>& g, const std::optional<Parsed>& p) {
+  if (!g || !p) return false;
+  if (g->jur != p->jur || g->measure != p->measure) return false;
+  if (!g->auth.empty() && g->auth != p->auth) return false;
+  if (g->year != p->year || g->number != p->number || g->period != p->period) return false;
+  if (!g->full.empty() && !p->full.empty() && g->full != p->full) return false;
+  return true;
+}
+
+double f1(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
+
+}  // namespace
+
+int eval_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
+  args.flag("help");
+  args.option("jurisdiction", "").option("limit", "0").option("details", "");
+  args.option("engine", "hyperscan").option("cache", "").option("format", "text");
+  args.option("encoding", "").option("self", "").option("href", "urn").option("partition-sep", "#");
+  if (!args.parse(argv) || args.positional().size() != 1) {
+    std::fprintf(stderr, "lexlink eval: %s\n\n%s",
+                 args.error().empty() ? "give one CORPUS_DIR" : args.error().c_str(), kEvalUsage);
+    return 2;
+  }
+  if (args.has("help")) {
+    std::fputs(kEvalUsage, stdout);
+    return 0;
+  }
+  namespace fs = std::filesystem;
+  const fs::path corpus = args.positional()[0];
+  std::string jur = args.get("jurisdiction");
+  if (jur.empty()) {
+    std::string name = fs::path(corpus).lexically_normal().filename().string();
+    if (name.empty()) name = fs::path(corpus).lexically_normal().parent_path().filename().string();
+    jur = name.substr(0, name.find('-'));
+  }
+  Args extract_args;
+  extract_args.flag("help");
+  extract_args.option("jurisdiction", jur).option("format", "text").option("encoding", "");
+  extract_args.option("self", "").option("href", "urn").option("partition-sep", "#");
+  extract_args.option("engine", args.get("engine")).option("cache", args.get("cache"));
+  (void)extract_args.parse({});
+  ExtractSetup s;
+  if (int rc = setup(context, extract_args, s); rc != 0) return rc;
+
+  // gold.tsv: doc_id, char_start, char_end, cited_text, urn, publisher_identifier, extra
+  std::string content;
+  const std::string gold_path = (corpus / "gold.tsv").string();
+  if (Status st = read_file(gold_path, content); !st) {
+    std::fprintf(stderr, "lexlink eval: %s\n", st.error().to_string().c_str());
+    return 2;
+  }
+  struct Gold {
+    std::uint64_t start, end;
+    std::string cited, urn;
+    std::optional<Parsed> p;
+  };
+  std::map<std::string, std::vector<Gold>> gold;
+  {
+    std::istringstream in(content);
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+      const auto c = split_on(line, '\t');
+      if (c.size() < 5 || c[4].empty()) continue;
+      Gold g{std::stoull(c[1]), std::stoull(c[2]), c[3], c[4], score_parse(c[4])};
+      gold[c[0]].push_back(std::move(g));
+    }
+  }
+  std::size_t limit = std::stoul(args.get("limit"));
+  std::unique_ptr<std::ofstream> details;
+  if (!args.get("details").empty()) details = std::make_unique<std::ofstream>(args.get("details"));
+  std::size_t tp_w = 0, tp_p = 0, n_pred = 0, n_gold = 0, hit_w = 0, hit_p = 0, docs = 0;
+  std::uint64_t bytes = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<extract::Citation> cites;
+  for (const auto& [doc, rows] : gold) {
+    if (limit != 0 && docs >= limit) break;
+    ++docs;
+    const std::string path = (corpus / "text" / (doc + ".txt")).string();
+    std::error_code ec;
+    bytes += fs::file_size(path, ec);
+    cites.clear();
+    if (Status st = extract_file(*s.extractor, s.view, path, "", cites); !st) {
+      std::fprintf(stderr, "lexlink eval: %s: %s\n", path.c_str(), st.error().to_string().c_str());
+      return 1;
+    }
+    std::set<std::string> jurs;
+    for (const Gold& g : rows) {
+      if (g.p) jurs.insert(g.p->jur);
+    }
+    n_gold += rows.size();
+    std::set<std::size_t> used_w, used_p;
+    for (const auto& c : cites) {
+      const auto p = score_parse(c.urn);
+      bool overlaps_any = false;
+      for (const Gold& g : rows) overlaps_any = overlaps_any || (g.start < c.char_end && c.char_start < g.end);
+      if (!p || (jurs.count(p->jur) == 0 && !overlaps_any)) continue;
+      ++n_pred;
+      bool hw = false, hp = false;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Gold& g = rows[i];
+        if (g.start < c.char_end && c.char_start < g.end && work_match(g.p, p)) {
+          hw = true;
+          used_w.insert(i);
+          if (g.p->part == p->part) {
+            hp = true;
+            used_p.insert(i);
+          }
+        }
+      }
+      tp_w += hw;
+      tp_p += hp;
+      if (details && (!hw || !hp)) {
+        *details << to_json_line(json{{"kind", hw ? "partition-mismatch" : "false-positive"},
+                                      {"doc", doc},
+                                      {"char_start", c.char_start},
+                                      {"char_end", c.char_end},
+                                      {"text", c.text},
+                                      {"urn", c.urn},
+                                      {"rule", c.rule}})
+                 << "\n";
+      }
+    }
+    hit_w += used_w.size();
+    hit_p += used_p.size();
+    if (details) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (used_w.count(i) != 0 && used_p.count(i) != 0) continue;
+        *details << to_json_line(json{{"kind", used_w.count(i) ? "missed-partition" : "missed"},
+                                      {"doc", doc},
+                                      {"char_start", rows[i].start},
+                                      {"char_end", rows[i].end},
+                                      {"text", rows[i].cited},
+                                      {"urn", rows[i].urn}})
+                 << "\n";
+      }
+    }
+  }
+  const double el =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double pw = n_pred ? double(tp_w) / double(n_pred) : 0, rw = n_gold ? double(hit_w) / double(n_gold) : 0;
+  const double pp = n_pred ? double(tp_p) / double(n_pred) : 0, rp = n_gold ? double(hit_p) / double(n_gold) : 0;
+  std::printf("%s: work P=%.3f R=%.3f F1=%.3f; partition P=%.3f R=%.3f F1=%.3f\n",
+              fs::path(corpus).lexically_normal().filename().string().c_str(), pw, rw, f1(pw, rw),
+              pp, rp, f1(pp, rp));
+  std::printf("work_f1=%.3f part_f1=%.3f p=%.3f r=%.3f docs=%zu gold=%zu pred=%zu mb_s=%.2f\n",
+              f1(pw, rw), f1(pp, rp), pw, rw, docs, n_gold, n_pred,
+              el > 0 ? double(bytes) / 1e6 / el : 0.0);
+  return 0;
+}
+
+}  // namespace lexlink::cli

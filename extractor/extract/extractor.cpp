@@ -1,0 +1,744 @@
+#include "extract/extractor.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "common/utf8.h"
+#include "extract/units.h"
+#include "grammar/grammar.h"
+#include "lexicon/tokenizer.h"
+#include "urn/urn.h"
+
+namespace lexlink::extract {
+namespace {
+
+using grammar::Rule;
+
+// The rule regexes as written have named groups; the combined and set programs do not need
+// them: "(?P<x>" becomes "(?:".
+std::string without_captures(const std::string& regex) {
+  std::string out;
+  out.reserve(regex.size());
+  for (std::size_t i = 0; i < regex.size(); ++i) {
+    if (regex.compare(i, 4, "(?P<") == 0) {
+      const std::size_t close = regex.find('>', i);
+      out += "(?:";
+      i = close;
+      continue;
+    }
+    if (regex[i] == '\\' && i + 1 < regex.size()) {  // copy escapes whole
+      out += regex[i];
+      out += regex[++i];
+      continue;
+    }
+    out += regex[i];
+  }
+  return out;
+}
+
+re2::RE2::Options symbol_options(bool longest) {
+  re2::RE2::Options o;
+  o.set_encoding(re2::RE2::Options::EncodingLatin1);
+  o.set_longest_match(longest);
+  o.set_log_errors(false);
+  o.set_dot_nl(true);
+  o.set_max_mem(64 << 20);
+  return o;
+}
+
+std::string default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != 0) {
+    return std::string(x) + "/lexlink";
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0) {
+    return std::string(h) + "/.cache/lexlink";
+  }
+  return {};
+}
+
+struct Act {
+  std::string work;
+  std::string measure_type;
+};
+
+}  // namespace
+
+struct Extractor::Engine {
+  grammar::Grammar g;
+  std::shared_ptr<const scan::TriggerScanner> scanner;
+  std::unique_ptr<re2::RE2> combined;
+  std::unique_ptr<re2::RE2::Set> set;
+  std::vector<std::unique_ptr<re2::RE2>> rule_re;
+  int parts_capture_missing = 0;
+};
+
+struct Extractor::Session::State {
+  std::string self;
+  std::vector<Act> history;
+  std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> scratch;
+  UnitText units;
+  std::vector<std::uint32_t> starts;
+  std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
+  // Code point counting over the original: position and count reached.
+  std::uint64_t count_pos = 0;
+  std::uint64_t count_chars = 0;
+  bool seen_text = false;  // a chunk was read (the heading check is for the document's start)
+  // The last citation emitted in this chunk, for `continues` rules.
+  struct Previous {
+    std::size_t engine = 0;
+    std::size_t rule = 0;
+    std::uint32_t end_unit = 0;
+    std::map<std::string, Span> captures;
+    std::string work;
+    bool valid = false;
+  } previous;
+};
+
+Extractor::~Extractor() = default;
+Extractor::Session::~Session() = default;
+
+Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions& options) {
+  if (options.grammars.empty()) {
+    return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
+  }
+  std::shared_ptr<Extractor> x(new Extractor());
+  for (const std::string& name : options.grammars) {
+    auto g = grammar::Grammar::load(options.data_dir, name);
+    if (!g) return g.error();
+    auto engine = std::make_unique<Engine>();
+    engine->g = std::move(*g);
+    // Triggers: every variant of every trigger class.
+    std::vector<std::vector<std::string>> triggers;
+    for (const auto& cls : engine->g.lexicon().classes()) {
+      if (!cls.trigger) continue;
+      for (const std::string& v : cls.variants) {
+        std::vector<std::string> tokens;
+        std::size_t start = 0;
+        while (start <= v.size()) {
+          const std::size_t sp = v.find(' ', start);
+          tokens.push_back(v.substr(start, sp == std::string::npos ? sp : sp - start));
+          if (sp == std::string::npos) break;
+          start = sp + 1;
+        }
+        triggers.push_back(std::move(tokens));
+      }
+    }
+    if (triggers.empty()) {
+      Error e = make_error(ErrorCode::kDataError,
+                           "declares no trigger lexicon class (mark one 'lexicon ... trigger')");
+      e.file = "grammars/" + name;
+      return e;
+    }
+    scan::TriggerOptions to;
+    to.engine = options.engine;
+    to.cache_dir = options.cache_dir == "-"   ? std::string()
+                   : options.cache_dir.empty() ? default_cache_dir()
+                                               : options.cache_dir;
+    to.data_hash = engine->g.data_hash();
+    auto scanner = scan::TriggerScanner::compile(triggers, to);
+    if (!scanner) return scanner.error();
+    engine->scanner = std::move(*scanner);
+    // Rule programs.
+    std::string combined;
+    engine->set = std::make_unique<re2::RE2::Set>(symbol_options(true), re2::RE2::ANCHOR_BOTH);
+    for (const Rule& r : engine->g.rules()) {
+      const std::string plain = without_captures(r.regex);
+      if (!combined.empty()) combined += '|';
+      combined += "(?:" + plain + ")";
+      std::string err;
+      if (engine->set->Add(plain, &err) < 0) {
+        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "': " + err);
+        e.file = r.where.file;
+        e.line = r.where.line;
+        return e;
+      }
+      auto re = std::make_unique<re2::RE2>(r.regex, symbol_options(false));
+      if (!re->ok()) {
+        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "': " + re->error());
+        e.file = r.where.file;
+        e.line = r.where.line;
+        return e;
+      }
+      // A rule that matches nothing at all would loop: refuse it.
+      if (re2::RE2::FullMatch("", *re)) {
+        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "' matches empty text");
+        e.file = r.where.file;
+        e.line = r.where.line;
+        return e;
+      }
+      engine->rule_re.push_back(std::move(re));
+    }
+    if (!engine->set->Compile()) {
+      return make_error(ErrorCode::kDataError, "grammar '" + name + "': the rules are too large");
+    }
+    engine->combined = std::make_unique<re2::RE2>(combined, symbol_options(true));
+    if (!engine->combined->ok()) {
+      return make_error(ErrorCode::kDataError,
+                        "grammar '" + name + "': " + engine->combined->error());
+    }
+    x->engines_.push_back(std::move(engine));
+  }
+  return std::shared_ptr<const Extractor>(std::move(x));
+}
+
+bool Extractor::trigger_cache_hit() const {
+  for (const auto& e : engines_) {
+    if (!e->scanner->loaded_from_cache()) return false;
+  }
+  return true;
+}
+
+std::vector<Extractor::RuleInfo> Extractor::rules() const {
+  std::vector<RuleInfo> out;
+  for (const auto& e : engines_) {
+    for (const Rule& r : e->g.rules()) {
+      RuleInfo info;
+      info.grammar = e->g.name();
+      info.name = r.name;
+      info.doc = r.doc;
+      info.file = r.where.file;
+      info.line = r.where.line;
+      for (const auto& ex : r.examples) info.examples.push_back({ex.text, ex.urns, ex.line});
+      for (const auto& ex : r.counters) info.counters.push_back({ex.text, ex.urns, ex.line});
+      out.push_back(std::move(info));
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn) const {
+  std::unique_ptr<Session> s(new Session());
+  s->state_ = std::make_unique<Session::State>();
+  s->state_->self = self_urn;
+  for (const auto& e : engines_) s->state_->scratch.push_back(e->scanner->make_scratch());
+  return s;
+}
+
+namespace {
+
+// Code points in original bytes [from, to) of a chunk.
+std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
+  switch (enc) {
+    case text::Encoding::kUtf8: {
+      std::uint64_t n = 0;
+      for (char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      return n;
+    }
+    case text::Encoding::kUtf16Le:
+    case text::Encoding::kUtf16Be: {
+      std::uint64_t n = 0;
+      const bool le = enc == text::Encoding::kUtf16Le;
+      for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
+        const unsigned hi = static_cast<unsigned char>(bytes[le ? i + 1 : i]);
+        n += !(hi >= 0xDC && hi <= 0xDF);  // a low surrogate ends a pair counted already
+      }
+      return n;
+    }
+    default: return bytes.size();
+  }
+}
+
+struct WindowBuilder {
+  std::string_view text;
+  const std::vector<std::uint64_t>& breaks;  // sorted chunk-relative offsets
+
+  // The word boundary at or before `pos` (at most 64 bytes back).
+  std::size_t word_start(std::size_t pos) const {
+    std::size_t p = pos;
+    for (int guard = 0; p > 0 && guard < 64; ++guard) {
+      std::size_t k = p - 1;
+      while (k > 0 && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80) --k;
+      std::size_t len;
+      const char32_t cp = utf8::decode(text, k, len);
+      if (cp == utf8::kInvalid || !lexicon::is_word_char(cp)) break;
+      p = k;
+    }
+    return p;
+  }
+  std::size_t word_end(std::size_t pos) const {
+    std::size_t p = pos;
+    for (int guard = 0; p < text.size() && guard < 64; ++guard) {
+      std::size_t len;
+      const char32_t cp = utf8::decode(text, p, len);
+      if (cp == utf8::kInvalid || !lexicon::is_word_char(cp)) break;
+      p += len;
+    }
+    return p;
+  }
+};
+
+}  // namespace
+
+namespace {
+
+std::string describe_span(const grammar::Grammar& g, const UnitText& u, Span span,
+                          std::string_view text) {
+  std::string out;
+  std::uint32_t b = span.begin, e = span.end;
+  while (b < e && u.units[b].token_count == 0) ++b;
+  while (e > b && u.units[e - 1].token_count == 0) --e;
+  if (b < e) {
+    const auto& t0 = u.tokens.tokens[u.units[b].first_token];
+    const auto& t1 = u.tokens.tokens[u.units[e - 1].first_token + u.units[e - 1].token_count - 1];
+    out = "\"" + std::string(text.substr(t0.begin, t1.end - t0.begin)) + "\"";
+  }
+  for (std::uint32_t i = b; i < e; ++i) {
+    const Unit& unit = u.units[i];
+    if (unit.cls < 0) continue;
+    const auto& c = g.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
+    out += " (" + c.name + ", " + c.file + ":" + std::to_string(c.row_lines[unit.row]) + ")";
+  }
+  return out;
+}
+
+Explanation describe_match(const grammar::Grammar& g, const UnitText& u, const Rule& rule,
+                           Span span, std::string_view text) {
+  Explanation ex;
+  ex.rule = g.name() + "/" + rule.name + " (" + rule.where.file + ":" +
+            std::to_string(rule.where.line) + ")";
+  ex.doc = rule.doc;
+  ex.matched_text = describe_span(g, u, span, text);
+  for (std::uint32_t i = span.begin; i < span.end; ++i) {
+    const Unit& unit = u.units[i];
+    if (unit.token_count == 0) continue;
+    const auto& t0 = u.tokens.tokens[unit.first_token];
+    const auto& t1 = u.tokens.tokens[unit.first_token + unit.token_count - 1];
+    ex.units.push_back(std::string(text.substr(t0.begin, t1.end - t0.begin)) + " [" +
+                       g.symbol_name(static_cast<std::uint8_t>(u.symbols[i])) + "]");
+  }
+  return ex;
+}
+
+}  // namespace
+
+Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Session& session,
+                             std::vector<Citation>& out, std::vector<Explanation>* trace) const {
+  Session::State& st = *session.state_;
+  const std::string_view text = chunk.text;
+  {
+    const Engine& e = *engines_[ei];
+    const grammar::Grammar& g = e.g;
+    st.starts.clear();
+    if (Status s = e.scanner->find_starts(text, *st.scratch[ei], st.starts); !s) return s;
+    if (st.starts.empty()) return Status::Ok();
+    // Windows around trigger starts, within the block that holds the start, merged.
+    WindowBuilder wb{text, st.breaks};
+    std::vector<std::pair<std::size_t, std::size_t>> windows;
+    for (std::uint32_t start : st.starts) {
+      auto it = std::upper_bound(st.breaks.begin(), st.breaks.end(), start);
+      const std::size_t block_end = it == st.breaks.end() ? text.size() : *it;
+      const std::size_t block_begin = it == st.breaks.begin() ? 0 : *(it - 1);
+      std::size_t lo = start > static_cast<std::size_t>(g.window_back())
+                           ? start - static_cast<std::size_t>(g.window_back())
+                           : 0;
+      std::size_t hi = start + static_cast<std::size_t>(g.window_forward());
+      lo = std::max(lo, block_begin);
+      hi = std::min(hi, block_end);
+      lo = std::max(wb.word_start(lo), block_begin);
+      hi = std::min(wb.word_end(hi), block_end);
+      if (!windows.empty() && lo <= windows.back().second) {
+        windows.back().second = std::max(windows.back().second, hi);
+      } else {
+        windows.emplace_back(lo, hi);
+      }
+    }
+    // Units of every window, separated by breaks.
+    UnitText& u = st.units;
+    u.clear();
+    u.tokens.source = text;
+    for (const auto& [lo, hi] : windows) {
+      const std::size_t first_token = u.tokens.tokens.size();
+      lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo));
+      const std::size_t end_token = u.tokens.tokens.size();
+      // A synthetic break between two tokens counts as a paragraph break.
+      auto bit = std::lower_bound(st.breaks.begin(), st.breaks.end(), lo);
+      for (std::size_t t = first_token + 1; t < end_token && bit != st.breaks.end(); ++t) {
+        while (bit != st.breaks.end() && *bit < u.tokens.tokens[t - 1].end) ++bit;
+        if (bit != st.breaks.end() && *bit < u.tokens.tokens[t].begin + 1 &&
+            *bit >= u.tokens.tokens[t - 1].end) {
+          u.tokens.tokens[t].newlines_before = 2;
+        }
+      }
+      u.units.push_back(Unit{});
+      u.symbols += static_cast<char>(grammar::symbol::kBreak);
+      for (std::size_t t = first_token; t < end_token;) {
+        const lexicon::Token& tok = u.tokens.tokens[t];
+        if (t > first_token && tok.newlines_before >= 2) {
+          u.units.push_back(Unit{});
+          u.symbols += static_cast<char>(grammar::symbol::kBreak);
+        }
+        const lexicon::PhraseMatch m =
+            g.lexicon().longest_at(u.tokens, static_cast<std::uint32_t>(t),
+                                   static_cast<std::uint32_t>(end_token));
+        Unit unit;
+        unit.first_token = static_cast<std::uint32_t>(t);
+        if (m.cls >= 0) {
+          unit.token_count = m.count;
+          unit.cls = m.cls;
+          unit.row = m.row;
+          u.symbols += static_cast<char>(g.class_symbol(m.cls));
+        } else {
+          unit.token_count = 1;
+          u.symbols += static_cast<char>(g.token_symbol(u.tokens, tok));
+        }
+        u.units.push_back(unit);
+        t += unit.token_count;
+      }
+    }
+    u.units.push_back(Unit{});
+    u.symbols += static_cast<char>(grammar::symbol::kBreak);
+    // Leftmost-longest matches, one rule each.
+    Interpreter interp(g, u);
+    st.previous.valid = false;
+    const re2::StringPiece symbols(u.symbols);
+    std::size_t pos = 0;
+    std::vector<int> ids;
+    std::vector<re2::StringPiece> groups;
+    while (pos < u.symbols.size()) {
+      re2::StringPiece m;
+      if (!e.combined->Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m, 1)) break;
+      const auto s = static_cast<std::uint32_t>(m.data() - u.symbols.data());
+      const auto end = static_cast<std::uint32_t>(s + m.size());
+      if (end <= s) {
+        pos = s + 1;
+        continue;
+      }
+      ids.clear();
+      e.set->Match(re2::StringPiece(u.symbols.data() + s, end - s), &ids);
+      std::sort(ids.begin(), ids.end());
+      bool emitted = false;
+      for (int id : ids) {
+        const Rule& rule = g.rules()[static_cast<std::size_t>(id)];
+        Explanation* ex = nullptr;
+        if (trace != nullptr) {
+          trace->push_back(describe_match(g, u, rule, Span{s, end}, text));
+          ex = &trace->back();
+        }
+        auto reject = [&](const char* why) {
+          if (ex != nullptr) ex->outcome = why;
+        };
+        const re2::RE2& re = *e.rule_re[static_cast<std::size_t>(id)];
+        groups.assign(static_cast<std::size_t>(re.NumberOfCapturingGroups()) + 1, {});
+        if (!re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
+                      static_cast<int>(groups.size()))) {
+          reject("internal: the rule's own program did not match the span");
+          continue;
+        }
+        std::map<std::string, Span> caps;
+        for (const auto& [name, index] : re.NamedCapturingGroups()) {
+          const re2::StringPiece& gp = groups[static_cast<std::size_t>(index)];
+          if (gp.data() == nullptr || gp.empty()) continue;
+          const auto b = static_cast<std::uint32_t>(gp.data() - u.symbols.data());
+          caps[name] = Span{b, static_cast<std::uint32_t>(b + gp.size())};
+        }
+        // `continues`: take the missing captures from the citation just before.
+        if (rule.continues > 0) {
+          if (!st.previous.valid || st.previous.engine != ei || s < st.previous.end_unit ||
+              s - st.previous.end_unit > static_cast<std::uint32_t>(rule.continues)) {
+            reject("continues a list, but no citation ends just before");
+            continue;
+          }
+          for (const auto& [name, span] : st.previous.captures) caps.emplace(name, span);
+        }
+        const Span match{s, end};
+        // Render the work.
+        std::string work;
+        bool partial = false, year_only = false, failed = false;
+        auto render = [&](const grammar::TemplatePart& part, std::string& into) -> bool {
+          if (part.choices.empty()) {
+            into += part.text;
+            return true;
+          }
+          for (const auto& c : part.choices) {
+            if (c.capture.empty()) {
+              into += c.literal;
+              partial = partial || c.partial;
+              return true;
+            }
+            auto it = caps.find(c.capture);
+            if (it == caps.end()) continue;
+            std::optional<std::string> v;
+            if (!c.attribute.empty()) {
+              v = interp.attribute(it->second, c.attribute);
+            } else if (c.interpreter == "date") {
+              bool yo = false;
+              v = interp.date(it->second, yo);
+              year_only = year_only || (v && yo);
+            } else if (c.interpreter == "year") {
+              v = interp.year(it->second);
+            } else if (c.interpreter == "digits") {
+              v = interp.digits(it->second);
+            } else if (c.interpreter == "roman") {
+              v = interp.roman(it->second);
+            } else if (c.interpreter == "text") {
+              v = interp.text(it->second);
+            } else {
+              v = interp.number(it->second);
+            }
+            if (v && !v->empty()) {
+              into += *v;
+              return true;
+            }
+          }
+          return false;
+        };
+        switch (rule.refers) {
+          case Rule::Refers::kNone:
+            for (const auto& part : rule.emit_parts) {
+              if (!render(part, work)) {
+                failed = true;
+                break;
+              }
+            }
+            break;
+          case Rule::Refers::kSelf: work = st.self; break;
+          case Rule::Refers::kPrevious:
+            if (!st.history.empty()) work = st.history.back().work;
+            break;
+          case Rule::Refers::kPreviousMeasure: {
+            std::string measure;
+            if (render(rule.refers_measure, measure)) {
+              for (auto it = st.history.rbegin(); it != st.history.rend(); ++it) {
+                if (it->measure_type == measure) {
+                  work = it->work;
+                  break;
+                }
+              }
+            }
+            break;
+          }
+        }
+        if (ex != nullptr) {
+          for (const auto& [name, span] : caps) {
+            ex->captures.push_back(name + " = " + describe_span(g, u, span, text));
+          }
+        }
+        if (failed) {
+          reject("a placeholder of the emit template has no value (unreadable date or number?)");
+          continue;
+        }
+        if (work.empty()) {
+          reject(rule.refers == Rule::Refers::kSelf
+                     ? "refers to the document itself, whose name is unknown (--self)"
+                     : "refers to an earlier act, and none was cited before");
+          continue;
+        }
+        urn::ParseOptions po;
+        po.allow_unnumbered = true;  // the profiles' Constitution of Italy
+        auto parsed = urn::parse(work, po);
+        if (!parsed) {
+          if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error().message;
+          continue;
+        }
+        const std::string jurisdiction(parsed->jurisdiction_code());
+        // Partitions.
+        std::vector<Interpreter::PartitionItem> items;
+        if (auto pit = caps.find("parts"); pit != caps.end()) {
+          items = interp.partitions(pit->second, match);
+          if (items.empty()) {
+            reject("the partition chain cannot be read");
+            continue;
+          }
+          std::string sep = g.setting("partition.separator." + jurisdiction);
+          if (sep.empty()) sep = g.setting("partition.separator");
+          if (sep.empty()) sep = "-";
+          for (auto& item : items) {
+            std::string joined;
+            for (char c : item.id) {
+              if (c == '\x1f') {
+                joined += sep;
+              } else {
+                joined += c;
+              }
+            }
+            item.id = std::move(joined);
+          }
+        } else {
+          auto sit = caps.find("span");
+          items.push_back(
+              Interpreter::PartitionItem{std::string(), sit != caps.end() ? sit->second : match});
+        }
+        const std::string work_name = parsed->work_name();
+        const bool complete = !partial && !year_only && !parsed->year_only();
+        // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
+        // right after its citation, with only punctuation between, is not a second citation.
+        if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
+            st.previous.work == work_name && s >= st.previous.end_unit &&
+            s - st.previous.end_unit <= 3) {
+          bool only_punct = true;
+          for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
+            const Unit& between = u.units[k];
+            only_punct = between.token_count == 1 && between.cls < 0 &&
+                         u.tokens.tokens[between.first_token].kind == lexicon::TokenKind::kPunct;
+          }
+          if (only_punct) {
+            reject("names again the act cited just before (an apposition)");
+            st.previous.end_unit = end;
+            emitted = true;
+            break;
+          }
+        }
+        bool any = false;
+        for (const auto& item : items) {
+          std::string ref = work;
+          if (!item.id.empty()) ref += "~" + item.id;
+          if (!urn::validate(ref, po)) continue;
+          // Unit span -> token span -> text offsets.
+          std::uint32_t b = item.span.begin, en = item.span.end;
+          while (b < en && u.units[b].token_count == 0) ++b;
+          while (en > b && u.units[en - 1].token_count == 0) --en;
+          if (b >= en) continue;
+          const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
+          const lexicon::Token& t1 =
+              u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
+          Citation c;
+          c.text_begin = chunk.text_begin + t0.begin;
+          c.text_end = chunk.text_begin + t1.end;
+          c.text = std::string(text.substr(t0.begin, t1.end - t0.begin));
+          c.urn = std::move(ref);
+          c.work = work_name;
+          c.jurisdiction = jurisdiction;
+          c.rule = g.name() + "/" + rule.name;
+          c.complete = complete;
+          if (ex != nullptr) ex->urns.push_back(c.urn);
+          out.push_back(std::move(c));
+          any = true;
+        }
+        if (!any) {
+          reject("no valid reference name");
+          continue;
+        }
+        if (ex != nullptr) ex->outcome = "emitted";
+        st.history.push_back(Act{work_name, std::string(parsed->get(urn::Kind::kMeasureType))});
+        if (st.history.size() > 64) st.history.erase(st.history.begin());
+        st.previous.valid = true;
+        st.previous.engine = ei;
+        st.previous.rule = static_cast<std::size_t>(id);
+        st.previous.end_unit = end;
+        st.previous.captures = std::move(caps);
+        st.previous.work = work_name;
+        emitted = true;
+        break;
+      }
+      pos = emitted ? end : s + 1;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Extractor::extract(const text::TextView& chunk, Session& session,
+                          std::vector<Citation>& out) const {
+  Session::State& st = *session.state_;
+  if (chunk.text.size() >= 0xFFFFFFF0u) {
+    return make_error(ErrorCode::kLimitExceeded, "a text chunk of 4 GB or more");
+  }
+  // Hard breaks: where the view inserted a synthetic block boundary.
+  st.breaks.clear();
+  for (const text::Piece& p : chunk.map.pieces()) {
+    if (p.kind == text::PieceKind::kSynthetic) st.breaks.push_back(p.text_begin - chunk.text_begin);
+  }
+  const std::size_t first_new = out.size();
+  for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+    if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) return s;
+  }
+  // Sort this chunk's citations, drop exact duplicates, map to the original.
+  std::sort(out.begin() + static_cast<long>(first_new), out.end(),
+            [](const Citation& a, const Citation& b) {
+              return a.text_begin != b.text_begin ? a.text_begin < b.text_begin
+                                                  : a.text_end > b.text_end;
+            });
+  out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
+                        [](const Citation& a, const Citation& b) {
+                          return a.text_begin == b.text_begin && a.text_end == b.text_end &&
+                                 a.urn == b.urn;
+                        }),
+            out.end());
+  // The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
+  // first lines) names the document itself: it becomes the document's name (unless --self gave
+  // one) and is not a citation.
+  if (!st.seen_text && first_new < out.size()) {
+    const Citation& c = out[first_new];
+    const std::string_view t = chunk.text;
+    const std::uint64_t b = c.text_begin - chunk.text_begin, e = c.text_end - chunk.text_begin;
+    std::size_t line_begin = t.rfind('\n', b == 0 ? 0 : b - 1);
+    line_begin = line_begin == std::string_view::npos || b == 0 ? 0 : line_begin + 1;
+    std::size_t line_end = t.find('\n', e);
+    if (line_end == std::string_view::npos) line_end = t.size();
+    auto blank = [](std::string_view x) {
+      for (char ch : x) {
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '.' && ch != ',' && ch != ';') {
+          return false;
+        }
+      }
+      return true;
+    };
+    std::size_t lines_before = 0;
+    for (std::size_t k = 0; k < line_begin; ++k) lines_before += t[k] == '\n';
+    const bool heading = c.urn == c.work && lines_before <= 3 &&
+                         blank(t.substr(line_begin, b - line_begin)) &&
+                         blank(t.substr(e, line_end - e));
+    if (heading) {
+      if (st.self.empty()) st.self = c.work;
+      out.erase(out.begin() + static_cast<long>(first_new));
+    }
+  }
+  if (!chunk.text.empty()) st.seen_text = true;
+  for (std::size_t i = first_new; i < out.size(); ++i) {
+    Citation& c = out[i];
+    c.start = chunk.map.to_original_begin(c.text_begin);
+    c.end = chunk.map.to_original_end(c.text_end);
+    // Code points: counted forward from the last position reached in this document.
+    auto count_to = [&](std::uint64_t pos) -> std::uint64_t {
+      if (pos >= st.count_pos) {
+        const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
+        const std::string_view bytes = std::string_view(chunk.original)
+                                           .substr(from - chunk.orig_begin, pos - from);
+        st.count_chars += count_code_points(bytes, chunk.encoding);
+        st.count_pos = pos;
+        return st.count_chars;
+      }
+      // pos is behind: subtract the code points between pos and count_pos.
+      const std::string_view bytes =
+          std::string_view(chunk.original).substr(pos - chunk.orig_begin, st.count_pos - pos);
+      return st.count_chars - count_code_points(bytes, chunk.encoding);
+    };
+    c.char_start = count_to(c.start);
+    c.char_end = count_to(c.end);
+  }
+  // Count to the chunk's end, so that the next chunk continues from there.
+  if (st.count_pos < chunk.orig_end) {
+    const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
+    st.count_chars += count_code_points(
+        std::string_view(chunk.original).substr(from - chunk.orig_begin, chunk.orig_end - from),
+        chunk.encoding);
+    st.count_pos = chunk.orig_end;
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
+                                                    const std::string& self_urn) const {
+  text::TextView chunk;
+  chunk.text = input;
+  chunk.original = input;
+  chunk.orig_end = input.size();
+  chunk.map = text::OffsetMap({text::Piece{0, 0, static_cast<std::uint32_t>(input.size()),
+                                           static_cast<std::uint32_t>(input.size()),
+                                           text::PieceKind::kCopy}});
+  auto session = start(self_urn);
+  std::vector<Explanation> trace;
+  std::vector<Citation> citations;
+  for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+    if (Status s = run_engine(ei, chunk, *session, citations, &trace); !s) {
+      return s.error();
+    }
+  }
+  return trace;
+}
+
+}  // namespace lexlink::extract

@@ -1,0 +1,111 @@
+// extract/extractor: finds citations of sources of law in a TextView and names them (URN:LEX).
+//
+// An Extractor is loaded once from the data folder (grammars/<g>/ with their lexicons), compiled
+// (Hyperscan trigger database cached on disk, RE2 rule programs) and then immutable: threads
+// share it, each document gets its own Session (the context that relative references need,
+// and the per-thread scratch). extract() reads one chunk at a time, in order, and appends the
+// citations it finds, sorted by start; every citation carries its byte span in the original
+// input, its code-point span, the URN of the reference (with ~partition) and of the work, the
+// rule that produced it and whether the name is complete. Work per chunk is linear in its size:
+// only bounded windows around triggers are read.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "scan/trigger_scanner.h"
+#include "text/text_view.h"
+
+namespace lexlink::extract {
+
+struct Citation {
+  std::uint64_t start = 0;       // original byte offsets [start, end)
+  std::uint64_t end = 0;
+  std::uint64_t char_start = 0;  // the same span in code points of the original
+  std::uint64_t char_end = 0;
+  std::uint64_t text_begin = 0;  // the span in the view's text
+  std::uint64_t text_end = 0;
+  std::string text;              // the cited text, as the view reads it
+  std::string urn;               // the reference: the work plus "~partition" when one is cited
+  std::string work;              // the name of the act
+  std::string jurisdiction;      // of the name ("it", "eu", ...)
+  std::string rule;              // "grammar/rule"
+  bool complete = true;          // false for partial names (year without date, issuer unknown)
+};
+
+struct ExtractorOptions {
+  std::string data_dir;               // holds grammars/ and lexicons/
+  std::vector<std::string> grammars;  // grammars to load, e.g. {"it"}
+  scan::Engine engine = scan::Engine::kHyperscan;
+  // Where compiled trigger databases are cached; empty: $XDG_CACHE_HOME/lexlink or
+  // ~/.cache/lexlink; "-": no cache.
+  std::string cache_dir;
+};
+
+// One match of a rule, for `lexlink explain`.
+struct Explanation {
+  std::string rule;
+  std::string doc;
+  std::string matched_text;
+  std::vector<std::string> units;     // "text [symbol]" per unit of the match
+  std::vector<std::string> captures;  // "name = text (class, file:line)"
+  std::vector<std::string> urns;
+  std::string outcome;                // "emitted" or why not
+};
+
+class Extractor {
+ public:
+  class Session;
+
+  static Result<std::shared_ptr<const Extractor>> load(const ExtractorOptions& options);
+  ~Extractor();
+
+  // A document's session. `self_urn` names the document itself (for "del presente decreto").
+  std::unique_ptr<Session> start(const std::string& self_urn = {}) const;
+
+  // Appends the citations of `chunk` (chunks of one document, in order) to `out`.
+  Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out) const;
+
+  // What each rule match in `text` was made of (plain text, one chunk).
+  Result<std::vector<Explanation>> explain(const std::string& text,
+                                           const std::string& self_urn = {}) const;
+
+  // Grammars loaded, their rules and examples, for tests and `lexlink grammar`.
+  struct RuleInfo {
+    std::string grammar, name, doc, file;
+    std::uint32_t line = 0;
+    struct Example {
+      std::string text;
+      std::vector<std::string> urns;
+      std::uint32_t line = 0;
+    };
+    std::vector<Example> examples, counters;
+  };
+  std::vector<RuleInfo> rules() const;
+  bool trigger_cache_hit() const;
+
+ private:
+  Extractor() = default;
+  struct Engine;
+  Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
+                    std::vector<Citation>& out, std::vector<Explanation>* trace) const;
+  std::vector<std::unique_ptr<Engine>> engines_;
+};
+
+class Extractor::Session {
+ public:
+  struct State;
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+ private:
+  friend class Extractor;
+  Session() = default;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace lexlink::extract

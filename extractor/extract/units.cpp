@@ -1,0 +1,542 @@
+#include "extract/units.h"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+
+namespace lexlink::extract {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+int to_int(std::string_view s) {
+  int v = 0;
+  std::from_chars(s.data(), s.data() + std::min<std::size_t>(s.size(), 9), v);
+  return v;
+}
+
+bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+int days_in(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap(y) ? 29 : kDays[m - 1];
+}
+
+}  // namespace
+
+const lexicon::LexiconClass* Interpreter::cls_of(const Unit& unit) const {
+  if (unit.cls < 0) return nullptr;
+  return &g_.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
+}
+
+std::optional<std::string> Interpreter::cell(const Unit& unit, std::string_view column) const {
+  const lexicon::LexiconClass* c = cls_of(unit);
+  if (c == nullptr) return std::nullopt;
+  const int col = c->column(column);
+  if (col < 0) return std::nullopt;
+  return c->rows[unit.row][static_cast<std::size_t>(col)];
+}
+
+std::optional<int> Interpreter::roman_value(std::string_view s) {
+  if (!grammar::Grammar::is_roman(s)) return std::nullopt;
+  auto v = [](char c) {
+    switch (c) {
+      case 'i': return 1;
+      case 'v': return 5;
+      case 'x': return 10;
+      case 'l': return 50;
+      case 'c': return 100;
+      case 'd': return 500;
+      default: return 1000;
+    }
+  };
+  int total = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const int cur = v(s[i]);
+    if (i + 1 < s.size() && v(s[i + 1]) > cur) {
+      total -= cur;
+    } else {
+      total += cur;
+    }
+  }
+  return total;
+}
+
+std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
+  year_only = false;
+  std::vector<std::string_view> numbers;
+  int month = 0;
+  std::size_t numbers_before_month = 0;
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    if (auto m = cell(unit, "month")) {
+      if (month != 0) return std::nullopt;
+      month = to_int(*m);
+      numbers_before_month = numbers.size();
+      continue;
+    }
+    if (unit.cls >= 0 || unit.token_count != 1) continue;
+    const std::string_view n = norm(unit.first_token);
+    if (all_digits(n)) numbers.push_back(n);
+  }
+  int y = 0, m = 0, d = 0;
+  auto year_of = [](std::string_view n) -> int {
+    if (n.size() == 4) return to_int(n);
+    if (n.size() == 2) return Interpreter::two_digit_year(to_int(n));
+    return 0;
+  };
+  if (month != 0) {
+    if (numbers.empty()) return std::nullopt;
+    m = month;
+    if (numbers_before_month >= 1) d = to_int(numbers[numbers_before_month - 1]);
+    if (numbers.size() > numbers_before_month) y = year_of(numbers[numbers_before_month]);
+    if (!plausible_year(y)) return std::nullopt;
+    if (d == 0) {
+      year_only = true;
+      return std::to_string(y);
+    }
+  } else if (numbers.size() == 3) {
+    if (numbers[0].size() == 4) {
+      y = to_int(numbers[0]), m = to_int(numbers[1]), d = to_int(numbers[2]);
+    } else {
+      d = to_int(numbers[0]), m = to_int(numbers[1]), y = year_of(numbers[2]);
+    }
+  } else if (!numbers.empty()) {
+    y = year_of(numbers.back());
+    if (!plausible_year(y)) return std::nullopt;
+    year_only = true;
+    return std::to_string(y);
+  } else {
+    return std::nullopt;
+  }
+  if (!plausible_year(y) || m < 1 || m > 12 || d < 1 || d > days_in(y, m)) return std::nullopt;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
+  return std::string(buf);
+}
+
+std::optional<std::string> Interpreter::year(Span s) const {
+  for (std::uint32_t i = s.end; i-- > s.begin;) {
+    const Unit& unit = u_.units[i];
+    if (unit.cls >= 0 || unit.token_count != 1) continue;
+    const std::string_view n = norm(unit.first_token);
+    if (!all_digits(n)) continue;
+    if (n.size() == 2) return std::to_string(two_digit_year(to_int(n)));
+    if (n.size() == 4 && plausible_year(to_int(n))) return std::string(n);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Interpreter::number(Span s) const {
+  std::string out;
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
+      const std::string_view n = norm(t);
+      if (n == ".") {
+        // "8.078": a thousands separator between digits; elsewhere dropped too.
+        continue;
+      }
+      if (n == "/" || n == "-") {
+        if (!out.empty() && out.back() != '-') out += '-';
+        continue;
+      }
+      if (n == "º" || n == "°" || n == "ª" || n == "\xC2\xBA" || n == "\xC2\xB0") continue;
+      for (char c : n) {
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) out += c;
+      }
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> Interpreter::digits(Span s) const {
+  std::string out;
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
+      for (char c : norm(t)) {
+        if (c >= '0' && c <= '9') out += c;
+      }
+    }
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> Interpreter::roman(Span s) const {
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    if (unit.cls >= 0 || unit.token_count != 1) continue;
+    if (auto v = roman_value(norm(unit.first_token))) return std::to_string(*v);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Interpreter::text(Span s) const {
+  std::string out;
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
+      if (u_.tokens.tokens[t].kind == lexicon::TokenKind::kPunct) continue;
+      if (!out.empty()) out += '.';
+      out += norm(t);
+    }
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> Interpreter::attribute(Span s, std::string_view attr) const {
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    if (u_.units[i].cls >= 0) return cell(u_.units[i], attr);
+  }
+  return std::nullopt;
+}
+
+// --- partition chains ----------------------------------------------------------------------
+//
+// A chain is read in two steps. First its units become elements: level words, values (numbers
+// with their suffixes, letters, roman numerals, ordinal words, a level's fixed value), list
+// separators ("," "e"), range words ("a") and connectors ("del", "do"). Connectors split the
+// chain into segments; a chain written inside out ("inciso I do caput do art. 5") has its
+// segments reversed, so that it reads from the largest level to the smallest. Then the
+// elements are walked as a path through the document's structure: a value at level L replaces
+// the path's part at L and below, and the path reached before a replacement is a cited
+// partition unless a deeper value extended it. So "articoli 76 e 87, quinto comma" cites art76
+// and art87-com5, and "commi 1, 2 e 4, 56 e 58" returns to the articles after the list closed
+// by "e".
+
+namespace {
+
+struct Value {
+  std::string text;       // formatted value ("3bis", "a", "1")
+  Span span;
+  int ordinal = -1;       // numeric value for ranges (-1: not rangeable)
+  bool letter = false;    // a letter value (ranges go a..d)
+  bool interior = false;  // inside a range ("33" of "32 a 37"): no text of its own
+};
+
+struct Level {
+  std::string id;
+  int rank = 0;
+  std::string format;   // number, letter, letter-index, roman, fixed:<v>
+  std::string parent;
+};
+
+struct Element {
+  enum class Kind : std::uint8_t { kLevel, kValue, kOrdinal, kAnd, kComma, kTo, kOf } kind;
+  Level level;  // kLevel
+  Value value;  // kValue, kOrdinal
+};
+
+}  // namespace
+
+std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span match) const {
+  const int part_cls = g_.partitions_class();
+  if (part_cls < 0) return {};
+  const auto& pc = g_.lexicon().classes()[static_cast<std::size_t>(part_cls)];
+  const int c_id = pc.column("id"), c_rank = pc.column("rank"), c_value = pc.column("value"),
+            c_parent = pc.column("parent");
+  auto level_of_row = [&](std::size_t row) {
+    const auto& r = pc.rows[row];
+    return Level{r[static_cast<std::size_t>(c_id)], to_int(r[static_cast<std::size_t>(c_rank)]),
+                 r[static_cast<std::size_t>(c_value)], r[static_cast<std::size_t>(c_parent)]};
+  };
+  const std::string& suffix_mode = g_.setting("partition.suffix");
+  const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
+
+  auto single_letter = [&](std::uint32_t at) -> char {
+    if (at >= s.end || u_.units[at].token_count != 1) return 0;
+    const lexicon::Token& t = toks[u_.units[at].first_token];
+    const std::string_view w = norm(u_.units[at].first_token);
+    if (t.kind != lexicon::TokenKind::kWord || w.size() != 1 || w[0] < 'a' || w[0] > 'z') return 0;
+    return w[0];
+  };
+  auto unit_is = [&](std::uint32_t at, std::string_view what) {
+    return at < s.end && u_.units[at].token_count == 1 && norm(u_.units[at].first_token) == what;
+  };
+
+  // 1. Elements, in text order. The format of the last level word decides how values read.
+  std::vector<Element> elements;
+  std::string format = "number";
+  for (std::uint32_t i = s.begin; i < s.end; ++i) {
+    const Unit& unit = u_.units[i];
+    const bool letters = format == "letter" || format == "letter-index";
+    if (letters && single_letter(i) != 0 &&
+        (unit_is(i + 1, ")") || unit_is(i + 1, "\"") || (i > s.begin && unit_is(i - 1, "\"")))) {
+      const char l = single_letter(i);
+      Element e{Element::Kind::kValue, {}, {}};
+      e.value.text = format == "letter" ? std::string(1, l) : std::to_string(l - 'a' + 1);
+      e.value.ordinal = l - 'a';
+      e.value.letter = true;
+      e.value.span = Span{i, i + 1};
+      std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;
+      if (k < s.end) {
+        if (auto latin = cell(u_.units[k], "latin")) {
+          e.value.text += *latin;
+          e.value.ordinal = -1;
+          e.value.span.end = k + 1;
+          i = k;
+        }
+      }
+      elements.push_back(std::move(e));
+      continue;
+    }
+    if (unit.cls == part_cls) {
+      Element e{Element::Kind::kLevel, level_of_row(unit.row), {}};
+      e.value.span = Span{i, i + 1};
+      format = e.level.format;
+      elements.push_back(std::move(e));
+      continue;
+    }
+    if (auto role = cell(unit, "role")) {
+      if (*role == "and") elements.push_back({Element::Kind::kAnd, {}, {}});
+      if (*role == "to") elements.push_back({Element::Kind::kTo, {}, {}});
+      if (*role == "of") elements.push_back({Element::Kind::kOf, {}, {}});
+      continue;  // "from", "skip"
+    }
+    if (auto n = cell(unit, "ordinal")) {  // primo, secondo, único ...
+      Element e{Element::Kind::kOrdinal, {}, {}};
+      e.value.text = *n;
+      e.value.ordinal = all_digits(*n) ? to_int(*n) : -1;
+      e.value.span = Span{i, i + 1};
+      elements.push_back(std::move(e));
+      continue;
+    }
+    if (unit.cls >= 0 || unit.token_count != 1) continue;
+    const lexicon::Token& tok = toks[unit.first_token];
+    const std::string_view n = norm(unit.first_token);
+    if (tok.kind == lexicon::TokenKind::kNumber) {
+      Value v;
+      v.text = std::string(n);
+      v.ordinal = to_int(n);
+      std::uint32_t last = i;
+      // Suffixes: "3-bis", "3 bis", "6º-F", "231g", "1-A".
+      std::uint32_t k = i + 1;
+      if (unit_is(k, "º") || unit_is(k, "°")) ++k;
+      const std::uint32_t after_dash = unit_is(k, "-") ? k + 1 : k;
+      if (after_dash < s.end) {
+        if (auto latin = cell(u_.units[after_dash], "latin")) {
+          v.text += *latin;
+          v.ordinal = -1;
+          last = after_dash;
+        } else if (single_letter(after_dash) != 0 && !unit_is(after_dash + 1, ")")) {
+          const auto& su = u_.units[after_dash];
+          const bool adjacent =
+              toks[su.first_token].begin == toks[u_.units[after_dash - 1].first_token].end;
+          if (after_dash != k || adjacent) {
+            const char l = single_letter(after_dash);
+            v.text += suffix_mode == "letter-index" ? "-" + std::to_string(l - 'a' + 1)
+                                                    : std::string(1, l);
+            v.ordinal = -1;
+            last = after_dash;
+          }
+        }
+      }
+      v.span = Span{i, last + 1};
+      i = last;
+      if (format == "number") elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      continue;
+    }
+    if (tok.kind == lexicon::TokenKind::kWord && format == "roman") {
+      if (auto r = roman_value(n)) {
+        Value v;
+        v.text = std::to_string(*r);
+        v.ordinal = *r;
+        v.span = Span{i, i + 1};
+        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      }
+      continue;
+    }
+    if (n == "," || n == ";") elements.push_back({Element::Kind::kComma, {}, {}});
+  }
+
+  // 2. Segments between connectors; a chain written from the smallest level is reversed.
+  std::vector<std::vector<Element>> segments(1);
+  for (Element& e : elements) {
+    if (e.kind == Element::Kind::kOf) {
+      if (!segments.back().empty()) segments.emplace_back();
+      continue;
+    }
+    segments.back().push_back(std::move(e));
+  }
+  if (segments.back().empty()) segments.pop_back();
+  auto first_rank = [](const std::vector<Element>& seg) {
+    for (const Element& e : seg) {
+      if (e.kind == Element::Kind::kLevel) return e.level.rank;
+    }
+    return 0;
+  };
+  if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
+    std::reverse(segments.begin(), segments.end());
+  }
+
+  // 3. The walk.
+  struct Step {
+    Level level;
+    Value value;
+  };
+  std::vector<Step> path;
+  std::vector<std::vector<Step>> cited;
+  bool leaf = false;          // the path ends with a value nothing deeper extended
+  const Level* current = nullptr;
+  Level current_level;
+  bool range_next = false, and_seen = false;
+  std::vector<Value> pending;  // ordinal words waiting for their level word
+  std::size_t guard = 0;
+
+  auto find_row = [&](const std::string& id) -> int {
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) return static_cast<int>(r);
+    }
+    return -1;
+  };
+  std::function<bool(const Level&, Value)> add;
+  add = [&](const Level& level, Value v) -> bool {
+    if (++guard > 10000) return false;
+    if (range_next) {
+      range_next = false;
+      if (!path.empty() && path.back().level.id == level.id) {
+        const Value from = path.back().value;
+        if (from.ordinal >= 0 && v.ordinal > from.ordinal && v.ordinal - from.ordinal <= 500 &&
+            from.letter == v.letter) {
+          for (int k = from.ordinal + 1; k < v.ordinal; ++k) {
+            Value mid;
+            mid.span = v.span;
+            mid.interior = true;
+            mid.ordinal = k;
+            mid.letter = v.letter;
+            mid.text = v.letter && level.format == "letter"
+                           ? std::string(1, static_cast<char>('a' + k))
+                           : std::to_string(v.letter ? k + 1 : k);
+            if (!add(level, std::move(mid))) return false;
+          }
+        }
+      }
+    }
+    // A value at this level ends the path reached so far at this level or below.
+    bool replaced = false;
+    while (!path.empty() && path.back().level.rank >= level.rank) {
+      if (leaf) cited.push_back(path);
+      leaf = false;
+      replaced = true;
+      path.pop_back();
+    }
+    (void)replaced;
+    // An implied parent (the caput of an article, for a Brazilian inciso).
+    if (!level.parent.empty()) {
+      const int row = find_row(level.parent);
+      if (row >= 0) {
+        const Level parent = level_of_row(static_cast<std::size_t>(row));
+        const bool has_parent_rank = !path.empty() && path.back().level.rank >= parent.rank;
+        if (!path.empty() && !has_parent_rank && parent.format.rfind("fixed:", 0) == 0) {
+          Value pv;
+          pv.text = parent.format.substr(6);
+          pv.span = v.span;
+          path.push_back(Step{parent, std::move(pv)});
+        }
+      }
+    }
+    path.push_back(Step{level, std::move(v)});
+    leaf = true;
+    return true;
+  };
+
+  for (std::size_t si = 0; si < segments.size(); ++si) {
+    const std::vector<Element>& seg = segments[si];
+    for (std::size_t k = 0; k < seg.size(); ++k) {
+      const Element& e = seg[k];
+      switch (e.kind) {
+        case Element::Kind::kLevel: {
+          current_level = e.level;
+          current = &current_level;
+          and_seen = false;
+          range_next = false;
+          if (e.level.format.rfind("fixed:", 0) == 0) {
+            Value v;
+            v.text = e.level.format.substr(6);
+            v.span = e.value.span;
+            if (!add(current_level, std::move(v))) return {};
+          }
+          for (Value& p : pending) {
+            if (!add(current_level, std::move(p))) return {};
+          }
+          pending.clear();
+          break;
+        }
+        case Element::Kind::kOrdinal: {
+          const bool level_follows = k + 1 < seg.size() && (seg[k + 1].kind == Element::Kind::kLevel ||
+                                                          seg[k + 1].kind == Element::Kind::kAnd ||
+                                                          seg[k + 1].kind == Element::Kind::kComma);
+          if (current == nullptr || level_follows) {
+            pending.push_back(e.value);
+          } else if (!add(current_level, e.value)) {
+            return {};
+          }
+          break;
+        }
+        case Element::Kind::kValue:
+          if (current == nullptr) break;  // a value before any level word: not ours to read
+          if (!add(current_level, e.value)) return {};
+          break;
+        case Element::Kind::kAnd: and_seen = true; break;
+        case Element::Kind::kTo: range_next = true; break;
+        case Element::Kind::kComma:
+          // "commi 1, 2 e 4, 56": after a list closed by "e", a comma goes back up a level.
+          if (and_seen && path.size() >= 2 && current != nullptr &&
+              path.back().level.id == current_level.id) {
+            const Level up = path[path.size() - 2].level;
+            if (up.format.rfind("fixed:", 0) != 0) {
+              current_level = up;
+              and_seen = false;
+            }
+          }
+          range_next = false;
+          break;
+        case Element::Kind::kOf: break;
+      }
+    }
+  }
+  if (leaf && !path.empty()) cited.push_back(path);
+  if (cited.empty() || cited.size() > 10000) return {};
+
+  const std::string& value_sep = g_.setting("partition.value-separator");
+  std::vector<PartitionItem> items;
+  for (const auto& steps : cited) {
+    PartitionItem item;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      if (k > 0) item.id += '\x1f';  // the separator depends on the jurisdiction emitted
+      item.id += steps[k].level.id;
+      if (!steps[k].value.text.empty()) item.id += value_sep + steps[k].value.text;
+    }
+    item.span = steps.back().value.span;
+    item.whole = steps.back().value.interior;
+    items.push_back(std::move(item));
+  }
+  if (items.size() == 1) {
+    items[0].span = match;
+  } else {
+    // The first item (in the text) starts the citation, the last one ends it; the inside of a
+    // range has no text of its own and stands for the whole citation.
+    auto first = std::min_element(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      return a.span.begin < b.span.begin;
+    });
+    first->span.begin = match.begin;
+    auto last = std::max_element(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      return a.span.end < b.span.end;
+    });
+    last->span.end = match.end;
+    for (auto& item : items) {
+      if (item.whole) item.span = match;
+    }
+  }
+  return items;
+}
+
+}  // namespace lexlink::extract

@@ -1,0 +1,84 @@
+// extract/units: the units a grammar matches over, and the interpreters that read captures.
+//
+// A unit is a lexicon phrase or a single token (grammars/README.md). Interpreters turn the units
+// a rule captured into pieces of a URN: a date, a year, an act number, a partition chain. They
+// never throw and never guess: a value they cannot read makes the rule not apply.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grammar/grammar.h"
+#include "lexicon/tokenizer.h"
+
+namespace lexlink::extract {
+
+struct Unit {
+  std::uint32_t first_token = 0;
+  std::uint32_t token_count = 0;  // 0 for a break between windows
+  std::int32_t cls = -1;          // lexicon class, -1 for a single token
+  std::uint32_t row = 0;          // lexicon row when cls >= 0
+};
+
+// The units of the windows of one chunk, their tokens and one symbol byte per unit.
+struct UnitText {
+  lexicon::Tokens tokens;
+  std::vector<Unit> units;
+  std::string symbols;
+  void clear() {
+    tokens.clear();
+    units.clear();
+    symbols.clear();
+  }
+};
+
+// A unit range [begin, end) of a UnitText.
+struct Span {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool empty() const { return begin >= end; }
+};
+
+class Interpreter {
+ public:
+  Interpreter(const grammar::Grammar& g, const UnitText& u) : g_(g), u_(u) {}
+
+  // "yyyy-mm-dd", or "yyyy" when only the year is there (`year_only` set); nullopt if unreadable.
+  std::optional<std::string> date(Span s, bool& year_only) const;
+  std::optional<std::string> year(Span s) const;
+  std::optional<std::string> number(Span s) const;
+  std::optional<std::string> digits(Span s) const;
+  std::optional<std::string> roman(Span s) const;
+  std::optional<std::string> text(Span s) const;
+  // The value of column `attribute` of the first lexicon unit in `s`.
+  std::optional<std::string> attribute(Span s, std::string_view attribute) const;
+
+  // A partition chain read into one item per cited partition.
+  struct PartitionItem {
+    std::string id;      // "art3-com2", "art6_cpt_inc2"
+    Span span;           // the units this item stands for
+    bool whole = false;  // inside a range: the span is the whole citation
+  };
+  // Reads the chain in `s`; `match` is the whole match (the first item starts at the chain,
+  // the last ends with the match). Empty when the chain cannot be read.
+  std::vector<PartitionItem> partitions(Span s, Span match) const;
+
+  static std::optional<int> roman_value(std::string_view folded);
+  static int two_digit_year(int yy) { return yy <= 30 ? 2000 + yy : 1900 + yy; }
+  // Acts cited in legal text were made between 1800 and 2100; a "year" outside is a misreading
+  // (the number of "n. 2024/1174" read as its year).
+  static bool plausible_year(int y) { return y >= 1800 && y <= 2100; }
+
+ private:
+  std::string_view norm(std::uint32_t token) const { return u_.tokens.norm(u_.tokens.tokens[token]); }
+  const lexicon::LexiconClass* cls_of(const Unit& unit) const;
+  std::optional<std::string> cell(const Unit& unit, std::string_view column) const;
+
+  const grammar::Grammar& g_;
+  const UnitText& u_;
+};
+
+}  // namespace lexlink::extract
