@@ -73,9 +73,18 @@ std::size_t first_char_boundary(std::string_view s, std::size_t from, std::size_
 }  // namespace
 
 ChunkEmitter::ChunkEmitter(const RunMap& map, std::size_t chunk_bytes)
-    : map_(map), chunk_bytes_(chunk_bytes) {
+    : map_(map), identity_(map.identity()), chunk_bytes_(chunk_bytes) {
   names_.emplace_back();
   name_slots_.assign(64, 0);
+}
+
+void ChunkEmitter::reserve(std::size_t mid_bytes) {
+  // Untouched reserved pages cost address space only.
+  text_.reserve(mid_bytes + 64);
+  if (format_ != Format::kText) {
+    pieces_.reserve(mid_bytes / 24 + 16);
+    tags_.reserve(mid_bytes / 16 + 16);
+  }
 }
 
 void ChunkEmitter::set_document(Format format, Encoding encoding, bool bom,
@@ -84,12 +93,16 @@ void ChunkEmitter::set_document(Format format, Encoding encoding, bool bom,
   encoding_ = encoding;
   bom_ = bom;
   xml_profile_ = std::move(xml_profile);
+  drop_space_after_break_ = format != Format::kText;
 }
 
 void ChunkEmitter::begin_chunk(std::uint64_t mid, std::uint64_t orig) {
   chunk_mid_ = mid;
   chunk_orig_ = orig;
   cut_requested_ = false;
+  ++epoch_;
+  first_threshold_ = threshold(CutLevel::kBlock);
+  if (chunk_bytes_ != 0) reserve(chunk_bytes_ + chunk_bytes_ / 2);
   if (zone_depth_ > 0) zone_start_ = text_base_;  // a zone continued from the previous chunk
 }
 
@@ -142,8 +155,14 @@ void ChunkEmitter::push_piece(const Piece& p) {
 }
 
 void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
+  if (after_break_ && drop_space_after_break_) {
+    std::size_t k = 0;
+    while (k < bytes.size() && is_space(bytes[k])) ++k;
+    bytes.remove_prefix(k);
+    mid += k;
+  }
   if (bytes.empty()) return;
-  if (!map_.identity()) {
+  if (!identity_) {
     map_.append_pieces(mid, mid + bytes.size(), text_offset(), pieces_);
     text_.append(bytes);
     after_break_ = false;
@@ -169,7 +188,7 @@ void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
 }
 
 void ChunkEmitter::text(std::uint64_t mid, std::string_view bytes) {
-  if (!map_.identity()) {
+  if (!identity_) {
     valid_text(mid, bytes);
     return;
   }
@@ -190,8 +209,8 @@ void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::
                            char32_t code_point) {
   Piece p;
   p.text_begin = text_offset();
-  p.orig_begin = map_.orig_at(mid_begin);
-  p.orig_len = static_cast<std::uint32_t>(map_.orig_at(mid_end) - p.orig_begin);
+  p.orig_begin = orig(mid_begin);
+  p.orig_len = static_cast<std::uint32_t>(orig(mid_end) - p.orig_begin);
   const std::size_t before = text_.size();
   if (utf8.empty()) {
     utf8::append(text_, code_point);
@@ -208,7 +227,7 @@ void ChunkEmitter::block_break(std::uint64_t mid) {
   if (after_break_) return;
   Piece p;
   p.text_begin = text_offset();
-  p.orig_begin = map_.orig_at(mid);
+  p.orig_begin = orig(mid);
   p.text_len = 1;
   p.orig_len = 0;
   p.kind = PieceKind::kSynthetic;
@@ -220,8 +239,8 @@ void ChunkEmitter::block_break(std::uint64_t mid) {
 void ChunkEmitter::tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end,
                        std::uint32_t name, bool is_inline) {
   Tag t;
-  t.orig_begin = map_.orig_at(mid_begin);
-  t.orig_end = map_.orig_at(mid_end);
+  t.orig_begin = orig(mid_begin);
+  t.orig_end = orig(mid_end);
   t.name = name;
   t.kind = kind;
   t.is_inline = is_inline;
@@ -329,6 +348,14 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
 std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
                           std::size_t b, bool blank_line_is_block, bool checked_ascii) {
   if (a >= b) return b;
+  if (base + b < e.first_threshold()) {
+    if (checked_ascii) {
+      e.valid_text(base + a, s.substr(a, b - a));
+    } else {
+      e.text(base + a, s.substr(a, b - a));
+    }
+    return b;
+  }
   auto emit = [&](std::size_t from, std::size_t to) {
     if (checked_ascii) {
       e.valid_text(base + from, s.substr(from, to - from));

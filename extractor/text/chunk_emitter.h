@@ -5,7 +5,9 @@
 // report text runs, decoded references, block breaks, tags and link zones at absolute mid
 // offsets; the emitter appends the text, composes the RunMap to get original offsets, keeps the
 // piece invariants (sorted, tiling, at most one synthetic break in a row, none at the start of
-// the document) and decides where chunks may end.
+// the document) and decides where chunks may end. In markup formats, white space that directly
+// follows a block boundary (or starts the document) is not text: it separates blocks, and
+// dropping it keeps the text and the piece list small.
 //
 // Chunking is forward-only: once a chunk holds chunk_bytes of mid bytes a cut is accepted at a
 // block boundary; from 1.25x at a line end in text, from 1.5x at white space, from 1.75x
@@ -29,6 +31,11 @@ class ChunkEmitter {
  public:
   // `chunk_bytes` 0: a single chunk.
   ChunkEmitter(const RunMap& map, std::size_t chunk_bytes);
+
+  // Reserves room for a chunk made of about `mid_bytes` mid bytes.
+  void reserve(std::size_t mid_bytes);
+  // A number that changes with every chunk (for caches of name indices).
+  std::uint32_t chunk_epoch() const { return epoch_; }
 
   // Starts a chunk at mid offset `mid`, original offset `orig` (the previous chunk's end).
   void begin_chunk(std::uint64_t mid, std::uint64_t orig);
@@ -61,6 +68,8 @@ class ChunkEmitter {
 
   // Chunking: the mid offset from which a cut of `level` is accepted (UINT64_MAX: never).
   std::uint64_t threshold(CutLevel level) const;
+  // Below this mid offset no cut of any level is accepted.
+  std::uint64_t first_threshold() const { return first_threshold_; }
   // True (and the cut is requested) when the tokenizer, standing at `mid`, may end the chunk
   // there with a cut of `level`.
   bool offer_cut(CutLevel level, std::uint64_t mid);
@@ -68,6 +77,8 @@ class ChunkEmitter {
   std::uint64_t chunk_mid_begin() const { return chunk_mid_; }
 
   void set_document(Format format, Encoding encoding, bool bom, std::string xml_profile);
+  // The original offset of mid offset `mid`.
+  std::uint64_t orig(std::uint64_t mid) const { return identity_ ? mid : map_.orig_at(mid); }
   std::uint64_t text_offset() const { return text_base_ + text_.size(); }
 
  private:
@@ -75,7 +86,11 @@ class ChunkEmitter {
   void name_table_insert(std::uint32_t index);
 
   const RunMap& map_;
+  bool identity_;
   std::size_t chunk_bytes_;
+  std::uint64_t first_threshold_ = UINT64_MAX;
+  std::uint32_t epoch_ = 0;
+  bool drop_space_after_break_ = false;  // markup formats
   Format format_ = Format::kText;
   Encoding encoding_ = Encoding::kUtf8;
   bool bom_ = false;

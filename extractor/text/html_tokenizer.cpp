@@ -124,12 +124,17 @@ class ElementTable {
       slots_[s] = static_cast<std::int16_t>(i);
     }
   }
-  std::uint8_t flags(std::string_view name) const {
+  // The index of `name` in kElements, or -1.
+  int find(std::string_view name) const {
     for (std::size_t s = hash_name(name) & (kSlots - 1);; s = (s + 1) & (kSlots - 1)) {
       const int i = slots_[s];
-      if (i < 0) return 0;
-      if (kElements[i].name == name) return kElements[i].flags;
+      if (i < 0) return -1;
+      if (kElements[i].name == name) return i;
     }
+  }
+  std::uint8_t flags(std::string_view name) const {
+    const int i = find(name);
+    return i < 0 ? 0 : kElements[i].flags;
   }
 
  private:
@@ -137,9 +142,25 @@ class ElementTable {
   std::array<std::int16_t, kSlots> slots_{};
 };
 
+const ElementTable kElementTable;
 const ElementTable& elements() {
-  static const ElementTable table;
-  return table;
+  return kElementTable;
+}
+
+// Character classes of the tag scanner.
+enum CharClass : std::uint8_t { kWs = 1, kGt = 2, kSlash = 4, kEq = 8 };
+struct CharClasses {
+  std::uint8_t c[256] = {};
+  CharClasses() {
+    for (char x : {' ', '\t', '\n', '\r', '\f'}) c[static_cast<unsigned char>(x)] = kWs;
+    c[static_cast<unsigned char>('>')] = kGt;
+    c[static_cast<unsigned char>('/')] = kSlash;
+    c[static_cast<unsigned char>('=')] = kEq;
+  }
+};
+const CharClasses kClasses;
+inline std::uint8_t cls(char ch) {
+  return kClasses.c[static_cast<unsigned char>(ch)];
 }
 
 bool is_alpha(char c) {
@@ -216,7 +237,9 @@ std::size_t find_comment_end(std::string_view s, std::size_t from, std::size_t& 
 
 }  // namespace
 
-HtmlTokenizer::HtmlTokenizer(HtmlExtraNames extra) : extra_(std::move(extra)) {}
+HtmlTokenizer::HtmlTokenizer(HtmlExtraNames extra) : extra_(std::move(extra)) {
+  name_cache_.resize(std::size(kElements));
+}
 
 bool HtmlTokenizer::is_extra_link(std::string_view name) const {
   for (const auto& n : extra_.link_elements) {
@@ -344,9 +367,9 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
   const bool is_end = s[pos + 1] == '/';
   std::size_t i = pos + (is_end ? 2 : 1);
   const std::size_t name_begin = i;
-  while (i < n && !is_ws(s[i]) && s[i] != '/' && s[i] != '>') ++i;
-  name_.clear();
-  for (std::size_t k = name_begin; k < i; ++k) name_ += lower(s[k]);
+  while (i < n && (cls(s[i]) & (kWs | kSlash | kGt)) == 0) ++i;
+  name_.assign(s.data() + name_begin, i - name_begin);
+  for (char& ch : name_) ch = lower(ch);
 
   StartTag t;
   t.begin = base + pos;
@@ -358,15 +381,16 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
   std::size_t end = std::string_view::npos;
   while (j < n) {
     const char ch = s[j];
-    if (is_ws(ch)) {
+    const std::uint8_t c = cls(ch);
+    if (c == kWs) {
       ++j;
       continue;
     }
-    if (ch == '>') {
+    if (c == kGt) {
       end = j + 1;
       break;
     }
-    if (ch == '/') {
+    if (c == kSlash) {
       if (j + 1 < n && s[j + 1] == '>') {
         t.self_closing = true;
         end = j + 2;
@@ -378,7 +402,7 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
     // An attribute name (a leading '=' belongs to it).
     const std::size_t an = j;
     ++j;
-    while (j < n && !is_ws(s[j]) && s[j] != '/' && s[j] != '>' && s[j] != '=') ++j;
+    while (j < n && cls(s[j]) == 0) ++j;
     if (j >= n) break;
     const std::string_view attr = s.substr(an, j - an);
     if (!is_end) {
@@ -388,11 +412,11 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
         if (iequals(attr, la)) t.extra_link_attribute = true;
       }
     }
-    while (j < n && is_ws(s[j])) ++j;
+    while (j < n && cls(s[j]) == kWs) ++j;
     if (j >= n) break;
     if (s[j] != '=') continue;
     ++j;
-    while (j < n && is_ws(s[j])) ++j;
+    while (j < n && cls(s[j]) == kWs) ++j;
     if (j >= n) {
       state = TagState::kAfterEquals;
       break;
@@ -407,7 +431,7 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
       }
       j = close + 1;
     } else {
-      while (j < n && !is_ws(s[j]) && s[j] != '>') ++j;
+      while (j < n && (cls(s[j]) & (kWs | kGt)) == 0) ++j;
       if (j >= n) {
         state = TagState::kUnquoted;
         break;
@@ -443,8 +467,19 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
   return n;
 }
 
+std::uint32_t HtmlTokenizer::name_index(int element, ChunkEmitter& e) {
+  if (element < 0) return e.name(name_);
+  auto& cached = name_cache_[static_cast<std::size_t>(element)];
+  if (cached.epoch != e.chunk_epoch()) {
+    cached.epoch = e.chunk_epoch();
+    cached.index = e.name(name_);
+  }
+  return cached.index;
+}
+
 void HtmlTokenizer::start_element(const StartTag& t, ChunkEmitter& e) {
-  const std::uint8_t flags = elements().flags(name_);
+  const int element = elements().find(name_);
+  const std::uint8_t flags = element < 0 ? 0 : kElements[element].flags;
   const bool is_void = (flags & kVoid) != 0;
   const bool block = (flags & kBlock) != 0;
   if (block) e.block_break(t.begin);
@@ -463,7 +498,7 @@ void HtmlTokenizer::start_element(const StartTag& t, ChunkEmitter& e) {
     zone_name_.clear();
   }
   const Tag::Kind kind = is_void || t.self_closing ? Tag::Kind::kEmpty : Tag::Kind::kOpen;
-  e.tag(kind, t.begin, t.end, e.name(name_), !block);
+  e.tag(kind, t.begin, t.end, name_index(element, e), !block);
   const bool link = t.marked || (anchor && t.has_href) || t.extra_link_attribute ||
                     (!extra_.link_elements.empty() && is_extra_link(name_));
   if (link && !is_void && zone_name_.empty() && (!t.self_closing || anchor)) {
@@ -474,14 +509,15 @@ void HtmlTokenizer::start_element(const StartTag& t, ChunkEmitter& e) {
 }
 
 void HtmlTokenizer::end_element(std::uint64_t begin, std::uint64_t end, ChunkEmitter& e) {
-  const std::uint8_t flags = elements().flags(name_);
+  const int element = elements().find(name_);
+  const std::uint8_t flags = element < 0 ? 0 : kElements[element].flags;
   const bool block = (flags & kBlock) != 0;
   if (!zone_name_.empty() && name_ == zone_name_) {
     e.zone_end();
     zone_name_.clear();
   }
   if (block) e.block_break(begin);
-  e.tag(Tag::Kind::kClose, begin, end, e.name(name_), !block);
+  e.tag(Tag::Kind::kClose, begin, end, name_index(element, e), !block);
   if (block) e.offer_cut(CutLevel::kBlock, end);
 }
 

@@ -78,6 +78,8 @@ class HtmlTokenizer {
   void start_element(const StartTag& t, ChunkEmitter& e);
   void end_element(std::uint64_t begin, std::uint64_t end, ChunkEmitter& e);
   bool is_extra_link(std::string_view name) const;
+  // The chunk's index of name_ (element: its index in the known elements, or -1).
+  std::uint32_t name_index(int element, ChunkEmitter& e);
 
   HtmlExtraNames extra_;
   Mode mode_ = Mode::kData;
@@ -93,6 +95,11 @@ class HtmlTokenizer {
   std::string long_name_;
   std::string zone_name_;  // the element whose close tag ends the open link zone
   std::uint64_t lexlink_pi_end_ = UINT64_MAX;  // mid offset right after a <?lexlink?>
+  struct CachedName {
+    std::uint32_t epoch = 0;  // ChunkEmitter::chunk_epoch() when `index` was taken
+    std::uint32_t index = 0;
+  };
+  std::vector<CachedName> name_cache_;  // per known element
 };
 
 // The charset a `<meta charset>` or `<meta http-equiv=content-type content="...charset=...">`

@@ -14,8 +14,9 @@
 //   (the output keeps them).
 // - Pieces are sorted, do not overlap, and cover `text` exactly: piece k+1 starts in the text
 //   where piece k ends. In the original they are increasing and do not overlap; original bytes
-//   covered by no piece are markup (tags, comments, declarations, skipped elements) or bytes
-//   that produce no text (a BOM).
+//   covered by no piece are markup (tags, comments, declarations, skipped elements), bytes
+//   that produce no text (a BOM), or, in HTML and XML, white space right after a block
+//   boundary (or at the start of the document, or outside the XML root element).
 // - A citation never needs to cross a block boundary: block elements (HTML p, div, li, td, br,
 //   h1..h6 ...; XML elements that are not inline per the profile) produce a kSynthetic "\n".
 // - Inline elements (HTML b i em strong span sup sub font u small a ...) produce no text: the

@@ -299,8 +299,13 @@ void ViewBuilder::Impl::cut(std::uint64_t mid_abs, bool last) {
     chunk_original = std::move(orig);
     orig.clear();
   } else {
-    chunk_original = orig.substr(0, take);
-    orig.erase(0, take);
+    // The chunk keeps the buffer; the few bytes after the cut move to a new one.
+    std::string rest;
+    rest.reserve(std::max(orig.size() - take, options.chunk_bytes * 2));
+    rest.append(orig, take, std::string::npos);
+    orig.resize(take);
+    chunk_original = std::move(orig);
+    orig = std::move(rest);
   }
   ready.push_back(emitter->end_chunk(mid_abs, orig_abs, std::move(chunk_original), last));
   orig_base = orig_abs;

@@ -88,11 +88,13 @@ class Checker {
 
  private:
   void piece(const TextView& v, const Piece& p);
+  bool after_break(const TextView& v, std::uint64_t at) const;
   void round_trip(const TextView& v);
   void coverage(const TextView& v, std::size_t index);
 
   std::string_view doc_;
   std::size_t max_;
+  bool previous_ends_with_break_ = true;  // the chunks before end with a break, or are empty
   std::vector<std::string> out_;
 };
 
@@ -182,6 +184,17 @@ void Checker::round_trip(const TextView& v) {
   }
 }
 
+// True when the last piece before original offset `at` is a synthetic break, or when no text
+// precedes it in the document.
+bool Checker::after_break(const TextView& v, std::uint64_t at) const {
+  // Pieces are sorted by original offset and none covers `at` (it is in a gap).
+  const auto pieces = v.map.pieces();
+  auto it = std::upper_bound(pieces.begin(), pieces.end(), at,
+                             [](std::uint64_t x, const Piece& p) { return x < p.orig_begin; });
+  if (it == pieces.begin()) return previous_ends_with_break_;
+  return std::prev(it)->kind == PieceKind::kSynthetic;
+}
+
 void Checker::coverage(const TextView& v, std::size_t index) {
   struct Range {
     std::uint64_t b, e;
@@ -199,13 +212,15 @@ void Checker::coverage(const TextView& v, std::size_t index) {
   auto gap = [&](std::uint64_t from, std::uint64_t to) {
     if (from >= to) return;
     const std::string_view g = doc_.substr(from, to - from);
-    if (v.format == text::Format::kXml &&
-        g.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-      return;  // white space outside the root element
-    }
-    if (v.format == text::Format::kXml && v.encoding != Encoding::kUtf8) {
-      const std::string d = icu_decode(g, v.encoding);
-      if (d.find_first_not_of(" \t\r\n") == std::string::npos) return;
+    // Markup formats: white space after a block boundary (or the start of the document), or
+    // outside the XML root, is not text.
+    if (v.format != text::Format::kText) {
+      const std::string d =
+          v.encoding == Encoding::kUtf8 ? std::string(g) : icu_decode(g, v.encoding);
+      if (d.find_first_not_of(" \t\r\n\f") == std::string::npos &&
+          (v.format == text::Format::kXml || after_break(v, from))) {
+        return;
+      }
     }
     fail("original bytes [", from, ", ", to, ") \"", escape_field(g.substr(0, 60)),
          "\" are neither text nor markup");
@@ -277,6 +292,9 @@ void Checker::chunk(const TextView& v, std::size_t index) {
   }
   coverage(v, index);
   round_trip(v);
+  if (!v.map.pieces().empty()) {
+    previous_ends_with_break_ = v.map.pieces().back().kind == PieceKind::kSynthetic;
+  }
 }
 
 }  // namespace
