@@ -12,10 +12,16 @@ Args& Args::option(const std::string& name, const std::string& default_value) {
   return *this;
 }
 
+Args& Args::alias(const std::string& short_name, const std::string& name) {
+  aliases_[short_name] = name;
+  return *this;
+}
+
 bool Args::parse(const std::vector<std::string>& args) {
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+    auto al = options_done ? aliases_.end() : aliases_.find(args[i]);
+    const std::string a = al == aliases_.end() ? args[i] : "--" + al->second;
     if (options_done || a.size() < 2 || a[0] != '-' || (a[1] != '-' && a != "-h")) {
       positional_.push_back(a);
       continue;

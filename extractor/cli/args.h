@@ -14,6 +14,8 @@ class Args {
   // Declares a flag (no value) or an option taking a value, with its default.
   Args& flag(const std::string& name);
   Args& option(const std::string& name, const std::string& default_value);
+  // Declares a short spelling (`-o`) of a declared flag or option (`output`).
+  Args& alias(const std::string& short_name, const std::string& name);
 
   // Parses; on failure returns false and sets error().
   bool parse(const std::vector<std::string>& args);
@@ -28,6 +30,7 @@ class Args {
   std::map<std::string, bool> flags_;
   std::map<std::string, std::string> options_;
   std::map<std::string, bool> given_;
+  std::map<std::string, std::string> aliases_;
   std::vector<std::string> positional_;
   std::string error_;
 };

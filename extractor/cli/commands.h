@@ -16,5 +16,7 @@ int urn_command(const Context& context, const std::vector<std::string>& args);
 int extract_command(const Context& context, const std::vector<std::string>& args);
 int explain_command(const Context& context, const std::vector<std::string>& args);
 int eval_command(const Context& context, const std::vector<std::string>& args);
+int markup_command(const Context& context, const std::vector<std::string>& args);
+int unmark_command(const Context& context, const std::vector<std::string>& args);
 
 }  // namespace lexlink::cli

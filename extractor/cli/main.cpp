@@ -22,6 +22,10 @@ constexpr const char* kUsage =
     "      how TEXT was read: the units, rules and lexicon entries behind each name\n"
     "  eval CORPUS_DIR\n"
     "      precision, recall and F1 against a corpus' publisher links\n"
+    "  markup [OPTIONS] FILE|- [-o OUT]\n"
+    "      the document with links on its citations, every other byte unchanged\n"
+    "  unmark FILE|- [-o OUT]\n"
+    "      the document without the links lexlink inserted\n"
     "  help      this text;  `lexlink COMMAND --help` for a command's options\n"
     "  version   the version\n"
     "\n"
@@ -74,6 +78,8 @@ int main(int argc, char** argv) {
   if (command == "extract") return lexlink::cli::extract_command(context, args);
   if (command == "explain") return lexlink::cli::explain_command(context, args);
   if (command == "eval") return lexlink::cli::eval_command(context, args);
+  if (command == "markup") return lexlink::cli::markup_command(context, args);
+  if (command == "unmark") return lexlink::cli::unmark_command(context, args);
   std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rewrite/unmark.h"
 #include "urn/urn.h"
 
 namespace lexlink::rewrite {
@@ -184,11 +185,19 @@ struct Rewriter::Impl {
     return it == p.begin() ? 0 : static_cast<std::size_t>(it - p.begin() - 1);
   }
 
-  // Text offset of the first text at or after original offset o.
+  // Text offset of original offset o: inside a piece, the boundary at or before it; else the
+  // start of the first text after it.
   std::uint64_t text_pos(std::uint64_t o) const {
     auto p = pieces();
     auto it = std::lower_bound(p.begin(), p.end(), o,
                                [](const Piece& q, std::uint64_t x) { return q.orig_begin < x; });
+    if (it != p.begin()) {
+      const Piece& q = *(it - 1);
+      if (o < q.orig_begin + q.orig_len) {
+        bool snapped = false;
+        return text_at(q, o, false, snapped);
+      }
+    }
     return it == p.end() ? text_end() : it->text_begin;
   }
 
@@ -327,6 +336,9 @@ struct Rewriter::Impl {
       } else if (link_named(name) && !markup->generic_element()) {
         open.push_back({std::string(name), 1, start, Reason::kExistingLink,
                         "it is inside an existing element named like the link element"});
+      } else if (v->format == text::Format::kXml && has_href(bytes)) {
+        open.push_back({std::string(name), 1, start, Reason::kExistingLink,
+                        "it is inside an existing link (an element with an href)"});
       } else if (html && (name == "title" || name == "textarea")) {
         open.push_back({std::string(name), 1, start, Reason::kForbiddenContext,
                         "it is inside an HTML title or textarea (text only)"});
@@ -340,6 +352,7 @@ struct Rewriter::Impl {
       blocked.push_back(
           Blocked{*cdata_start, text_end(), Reason::kForbiddenContext, "it is inside CDATA"});
     }
+    if (v->format == text::Format::kText) scan_text_links();
     std::sort(blocked.begin(), blocked.end(),
               [](const Blocked& a, const Blocked& b) { return a.begin < b.begin; });
     max_end.resize(blocked.size());
@@ -347,6 +360,41 @@ struct Rewriter::Impl {
     for (std::size_t i = 0; i < blocked.size(); ++i) {
       m = std::max(m, blocked[i].end);
       max_end[i] = m;
+    }
+  }
+
+  // True when an XML start tag carries an `href` or `prefix:href` attribute: whatever the
+  // vocabulary, such an element is a link, and no link goes inside it.
+  bool has_href(std::string_view bytes) const {
+    std::string decoded;
+    if (is_utf16(v->encoding)) {
+      decoded = markup_to_utf8(bytes, v->encoding);
+      bytes = decoded;
+    }
+    if (bytes.find("href") == std::string_view::npos) return false;
+    for (const auto& [name, value] : read_start_tag(bytes).attributes) {
+      if (local_of(name) == "href") return true;
+    }
+    return false;
+  }
+
+  // Plain text has no tags: lexlink's links in it (from an earlier markup) are found in the bytes,
+  // exactly as unmark finds them, and block the text they span, their tags included.
+  void scan_text_links() {
+    struct Discard final : Sink {
+      Status write(std::string_view) override { return Status::Ok(); }
+    } discard;
+    UnmarkOptions uo;
+    uo.encoding = v->encoding;
+    uo.max_link_bytes = options.max_link_bytes;
+    Unmarker finder(discard, uo);
+    std::vector<Span> links;
+    finder.record(&links);
+    (void)finder.feed(v->original);
+    (void)finder.finish();
+    for (const Span& s : links) {
+      blocked.push_back(Blocked{text_pos(v->orig_begin + s.begin), text_pos(v->orig_begin + s.end),
+                                Reason::kExistingLink, "it overlaps one of lexlink's links"});
     }
   }
 

@@ -84,6 +84,8 @@ Unmarker::Look Unmarker::look(std::size_t anchor, bool final, std::size_t& start
     name = "a";
     fold = true;
     tag_from = after + kHtmlAfter.size() * u;
+    if (tag_from + u > size) return more;
+    if (ascii_at(tag_from) != ' ' && ascii_at(tag_from) != '>') return Look::kNotOurs;
   } else if (anchor >= kPiBefore.size() * u && match(anchor - kPiBefore.size() * u, kPiBefore) &&
              match(after, kPiAfter)) {
     start = anchor - kPiBefore.size() * u;
@@ -112,7 +114,8 @@ Unmarker::Look Unmarker::look(std::size_t anchor, bool final, std::size_t& start
   if (ascii_at(gt - u) == '/') return Look::kNotOurs;  // self-closing: not a link
   open_end = gt + u;
   // The end tag: the first tag of NAME after the start tag must be `</NAME>`.
-  const std::size_t limit = open_end + options_.max_link_bytes + (name.size() + 3) * u;
+  // The end tag's '<' is at most max_link_bytes after the start tag.
+  const std::size_t limit = open_end + options_.max_link_bytes + u;
   for (std::size_t i = find_ascii(open_end, limit, '<'); i != std::string::npos;
        i = find_ascii(i + u, limit, '<')) {
     std::size_t j = i + u;
@@ -190,6 +193,7 @@ Status Unmarker::process(bool final) {
       if (Status s = sink_.write(b.substr(emitted_, start - emitted_)); !s) return s;
     }
     if (Status s = sink_.write(b.substr(open_end, close_begin - open_end)); !s) return s;
+    if (record_ != nullptr) record_->push_back(Span{consumed_ + start, consumed_ + close_end});
     emitted_ = close_end;
     scan_ = close_end;
     ++removed_;
@@ -205,6 +209,21 @@ Status Unmarker::process(bool final) {
 
 Status Unmarker::feed(std::string_view bytes) {
   buf_.append(bytes);
+  if (width_ == 0 && options_.encoding) {
+    width_ = 1;
+    if (*options_.encoding == text::Encoding::kUtf16Le) {
+      width_ = 2;
+      little_endian_ = true;
+    } else if (*options_.encoding == text::Encoding::kUtf16Be) {
+      width_ = 2;
+      little_endian_ = false;
+    }
+    for (char c : kAnchor) {
+      if (width_ == 2 && !little_endian_) anchor_ += '\0';
+      anchor_ += c;
+      if (width_ == 2 && little_endian_) anchor_ += '\0';
+    }
+  }
   if (width_ == 0) {
     if (buf_.size() < 2) return Status::Ok();
     const auto b0 = static_cast<unsigned char>(buf_[0]);

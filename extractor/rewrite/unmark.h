@@ -15,17 +15,24 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
+#include "rewrite/request.h"
 #include "rewrite/splice.h"
+#include "text/text_view.h"
 
 namespace lexlink::rewrite {
 
 struct UnmarkOptions {
   std::size_t max_link_bytes = 64 << 10;  // content of one link (as markup's)
   std::size_t max_tag_bytes = 64 << 10;   // one start tag with its marker
+  // Unset: UTF-16 when the input starts with its byte order mark, else an ASCII-compatible
+  // encoding. Set it when the input is a piece of a document (no BOM at its start).
+  std::optional<text::Encoding> encoding;
 };
 
 class Unmarker {
@@ -36,6 +43,10 @@ class Unmarker {
   Status feed(std::string_view bytes);
   // No more input: writes what is pending and flushes the sink.
   Status finish();
+
+  // Records the byte range [start of the marker, end of the end tag) of every link removed,
+  // counted from the first byte fed.
+  void record(std::vector<Span>* links) { record_ = links; }
 
   std::uint64_t removed() const { return removed_; }
   std::uint64_t unrecognised() const { return unrecognised_; }
@@ -63,6 +74,7 @@ class Unmarker {
   std::string anchor_;  // "lexlink", encoded
   std::uint64_t removed_ = 0;
   std::uint64_t unrecognised_ = 0;
+  std::vector<Span>* record_ = nullptr;
 };
 
 // Convenience: unmarks a whole document in memory.

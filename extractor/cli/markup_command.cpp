@@ -1,0 +1,323 @@
+// `lexlink markup` and `lexlink unmark`: documents in, the same documents out with links added
+// (or lexlink's links removed), every other byte unchanged.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/document_io.h"
+#include "cli/json_lines.h"
+#include "rewrite/citations_file.h"
+#include "rewrite/document.h"
+#include "rewrite/unmark.h"
+#include "text/view_builder.h"
+#include "urn/profiles.h"
+
+namespace lexlink::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* kMarkupUsage =
+    "usage: lexlink markup [OPTIONS] FILE|- [-o OUT]\n"
+    "Writes the document with a link on every citation, every other byte unchanged. Output\n"
+    "goes to OUT (written whole, then renamed into place; OUT may be FILE) or standard output.\n"
+    "\n"
+    "  --format auto|text|html|xml     how to read the input (default auto)\n"
+    "  --encoding auto|utf-8|utf-16le|utf-16be|iso-8859-1|windows-1252|iso-8859-15\n"
+    "  --profile auto|html|akn|nir|lexml|lexml-span\n"
+    "                                  the links written (default: by the document: akn, nir or\n"
+    "                                  lexml for those XML vocabularies, else html)\n"
+    "  --href urn|resolver             link to the URN itself or to the jurisdiction's resolver\n"
+    "  --partition-sep '#'|'~'         how the partition is attached in the href\n"
+    "                                  (default '~' with --href urn, '#' with --href resolver)\n"
+    "  --citations FILE.jsonl          the citations to link: JSON Lines with \"start\", \"end\"\n"
+    "                                  (original byte offsets) and \"urn\", as `lexlink extract`\n"
+    "                                  prints them\n"
+    "  --report FILE.jsonl             one JSON object per citation: linked or not, and why\n"
+    "Exit status: 0 output written (citations that could not be linked are in the report),\n"
+    "1 the input or the citations file was refused or could not be read or written, 2 usage.\n";
+
+constexpr const char* kUnmarkUsage =
+    "usage: lexlink unmark FILE|- [-o OUT]\n"
+    "Removes the links lexlink inserted, and nothing else: unmark(markup(x)) == x.\n"
+    "Exit status: 0 output written, 1 the input was refused or could not be read or written,\n"
+    "2 usage.\n";
+
+int usage_error(const char* command, const std::string& message, const char* usage) {
+  std::fprintf(stderr, "lexlink %s: %s\n\n%s", command, message.c_str(), usage);
+  return 2;
+}
+
+int fail(const char* command, const std::string& message) {
+  std::fprintf(stderr, "lexlink %s: %s\n", command, message.c_str());
+  return 1;
+}
+
+std::optional<text::Encoding> parse_encoding(const std::string& s, bool& ok) {
+  ok = true;
+  if (s == "auto") return std::nullopt;
+  if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
+  if (s == "utf-16le") return text::Encoding::kUtf16Le;
+  if (s == "utf-16be") return text::Encoding::kUtf16Be;
+  if (s == "iso-8859-1" || s == "latin1") return text::Encoding::kIso8859_1;
+  if (s == "windows-1252" || s == "cp1252") return text::Encoding::kWindows1252;
+  if (s == "iso-8859-15") return text::Encoding::kIso8859_15;
+  ok = false;
+  return std::nullopt;
+}
+
+// Opens the input and refuses binary files. Returns false (message printed) on failure.
+bool open_document(const char* command, const std::string& path, DocumentInput& in) {
+  if (Status s = in.open(path); !s) {
+    fail(command, s.error().message);
+    return false;
+  }
+  auto head = in.head(text::kBinaryProbeBytes);
+  if (!head) {
+    fail(command, head.error().message);
+    return false;
+  }
+  if (text::is_binary(*head)) {
+    fail(command, in.name() + " looks like a binary file (NUL or control bytes), not a text, " +
+                      "HTML or XML document: refused");
+    return false;
+  }
+  return true;
+}
+
+json outcome_json(const rewrite::Outcome& o) {
+  json j;
+  const rewrite::Request& r = o.request;
+  std::optional<rewrite::Span> span = o.original ? o.original : r.original;
+  j["start"] = span ? json(span->begin) : json(nullptr);
+  j["end"] = span ? json(span->end) : json(nullptr);
+  j["urn"] = r.urn;
+  j["linked"] = o.linked;
+  j["reason"] = rewrite::to_string(o.reason);
+  if (!o.detail.empty()) j["detail"] = o.detail;
+  j["text"] = o.text;
+  if (o.linked) {
+    j["href"] = o.href;
+    json links = json::array();
+    for (const rewrite::Span& s : o.links) links.push_back(json::array({s.begin, s.end}));
+    j["links"] = std::move(links);
+    j["split"] = o.split;
+  }
+  j["snapped"] = o.snapped;
+  if (r.original && span && !(*r.original == *span)) {
+    j["requested"] = json::array({r.original->begin, r.original->end});
+  }
+  if (r.id != 0) j["line"] = r.id;
+  if (!r.rule.empty()) j["rule"] = r.rule;
+  return j;
+}
+
+// The extractor's citation source, once the extractor exists (issue 4): until then markup needs
+// --citations.
+std::unique_ptr<rewrite::CitationSource> extractor_source(const Context& context,
+                                                          std::string& error) {
+  (void)context;
+  error = "no citation source: give --citations FILE.jsonl (the extractor is not built yet)";
+  return nullptr;
+}
+
+class Markup {
+ public:
+  explicit Markup(const Context& context) : context_(context) {}
+
+  int run(const std::vector<std::string>& argv) {
+    Args args;
+    args.flag("help").alias("-o", "output");
+    args.option("format", "auto").option("encoding", "auto").option("profile", "auto");
+    args.option("href", "urn").option("partition-sep", "").option("citations", "");
+    args.option("report", "").option("output", "-");
+    if (!args.parse(argv)) return usage(args.error());
+    if (args.has("help")) {
+      std::fputs(kMarkupUsage, stdout);
+      return 0;
+    }
+    if (args.positional().size() != 1) return usage("give one input FILE, or - for stdin");
+
+    text::ViewOptions view;
+    const std::string& format = args.get("format");
+    using FC = text::ViewOptions::FormatChoice;
+    if (format == "auto") {
+      view.format = FC::kAuto;
+    } else if (format == "text") {
+      view.format = FC::kText;
+    } else if (format == "html") {
+      view.format = FC::kHtml;
+    } else if (format == "xml") {
+      view.format = FC::kXml;
+    } else {
+      return usage("--format is auto, text, html or xml");
+    }
+    bool ok = true;
+    view.encoding = parse_encoding(args.get("encoding"), ok);
+    if (!ok) return usage("unknown --encoding '" + args.get("encoding") + "'");
+
+    rewrite::RewriteOptions options;
+    if (args.get("profile") != "auto") {
+      auto p = rewrite::parse_profile(args.get("profile"));
+      if (!p) return usage(p.error().message);
+      options.profile = *p;
+    }
+    const std::string& href = args.get("href");
+    if (href == "urn") {
+      options.link.href = rewrite::HrefMode::kUrn;
+    } else if (href == "resolver") {
+      options.link.href = rewrite::HrefMode::kResolver;
+    } else {
+      return usage("--href is urn or resolver");
+    }
+    const std::string& sep = args.get("partition-sep");
+    if (sep.empty()) {
+      options.link.partition_sep = options.link.href == rewrite::HrefMode::kUrn ? '~' : '#';
+    } else if (sep == "#" || sep == "~") {
+      options.link.partition_sep = sep[0];
+    } else {
+      return usage("--partition-sep is '#' or '~'");
+    }
+    if (options.link.href == rewrite::HrefMode::kResolver) {
+      auto loaded = urn::Profiles::load(context_.data_dir);
+      if (!loaded) {
+        std::fprintf(stderr, "lexlink markup: %s\n", loaded.error().to_string().c_str());
+        return 2;
+      }
+      resolvers_.emplace(std::move(*loaded));
+      options.link.resolvers = &*resolvers_;
+    }
+
+    // The citation source.
+    std::unique_ptr<rewrite::CitationSource> source;
+    if (!args.get("citations").empty()) {
+      auto file = rewrite::CitationsFile::load(args.get("citations"));
+      if (!file) return fail("markup", file.error().to_string());
+      source = std::make_unique<rewrite::CitationsFile>(std::move(*file));
+    } else {
+      std::string error;
+      source = extractor_source(context_, error);
+      if (!source) return usage(error);
+    }
+
+    DocumentInput in;
+    if (!open_document("markup", args.positional()[0], in)) return 1;
+    OutputFile out;
+    if (Status s = out.open(args.get("output")); !s) return fail("markup", s.error().message);
+    OutputFile report;
+    std::optional<rewrite::FdSink> report_sink;  // destroyed before `report` closes its file
+    if (!args.get("report").empty()) {
+      if (Status s = report.open(args.get("report")); !s) {
+        return fail("markup", s.error().message);
+      }
+      report_sink.emplace(report.fd(), report.name());
+      report_sink_ = &*report_sink;
+    }
+
+    rewrite::FdSink sink(out.fd(), out.name());
+    rewrite::DocumentRewriter document(view, options, *source, sink);
+    auto report_progress = [&]() -> Status {
+      for (const std::string& w : document.warnings()) {
+        std::fprintf(stderr, "lexlink markup: %s: %s\n", in.name().c_str(), w.c_str());
+      }
+      document.warnings().clear();
+      return write_report(document.outcomes());
+    };
+    std::string block;
+    while (true) {
+      if (Status s = in.read(block); !s) return fail("markup", s.error().message);
+      if (block.empty()) break;
+      if (Status s = document.feed(block); !s) return fail("markup", message(in, s));
+      if (Status s = report_progress(); !s) return fail("markup", s.error().message);
+    }
+    if (Status s = document.finish(); !s) return fail("markup", message(in, s));
+    if (Status s = report_progress(); !s) return fail("markup", s.error().message);
+    if (report_sink_) {
+      if (Status s = report_sink_->flush(); !s) return fail("markup", s.error().message);
+    }
+    if (Status s = out.commit(); !s) return fail("markup", s.error().message);
+    if (report_sink_) {
+      if (Status s = report.commit(); !s) return fail("markup", s.error().message);
+    }
+    if (total_ > linked_ && !report_sink_) {
+      std::fprintf(stderr,
+                   "lexlink markup: %llu of %llu citations not linked (--report FILE says why)\n",
+                   static_cast<unsigned long long>(total_ - linked_),
+                   static_cast<unsigned long long>(total_));
+    }
+    return 0;
+  }
+
+ private:
+  int usage(const std::string& message) { return usage_error("markup", message, kMarkupUsage); }
+
+  static std::string message(const DocumentInput& in, const Status& s) {
+    return in.name() + ": " + s.error().to_string();
+  }
+
+  Status write_report(std::vector<rewrite::Outcome>& outcomes) {
+    for (const rewrite::Outcome& o : outcomes) {
+      ++total_;
+      if (o.linked) ++linked_;
+      if (report_sink_) {
+        std::string line = to_json_line(outcome_json(o));
+        line += '\n';
+        if (Status s = report_sink_->write(line); !s) return s;
+      }
+    }
+    outcomes.clear();
+    return Status::Ok();
+  }
+
+  const Context& context_;
+  std::optional<urn::Profiles> resolvers_;
+  rewrite::FdSink* report_sink_ = nullptr;
+  std::uint64_t total_ = 0;
+  std::uint64_t linked_ = 0;
+};
+
+}  // namespace
+
+int markup_command(const Context& context, const std::vector<std::string>& args) {
+  return Markup(context).run(args);
+}
+
+int unmark_command(const Context& context, const std::vector<std::string>& argv) {
+  (void)context;
+  Args args;
+  args.flag("help").alias("-o", "output").option("output", "-");
+  if (!args.parse(argv)) return usage_error("unmark", args.error(), kUnmarkUsage);
+  if (args.has("help")) {
+    std::fputs(kUnmarkUsage, stdout);
+    return 0;
+  }
+  if (args.positional().size() != 1) {
+    return usage_error("unmark", "give one input FILE, or - for stdin", kUnmarkUsage);
+  }
+  DocumentInput in;
+  if (!open_document("unmark", args.positional()[0], in)) return 1;
+  OutputFile out;
+  if (Status s = out.open(args.get("output")); !s) return fail("unmark", s.error().message);
+  rewrite::FdSink sink(out.fd(), out.name());
+  rewrite::Unmarker unmarker(sink);
+  std::string block;
+  while (true) {
+    if (Status s = in.read(block); !s) return fail("unmark", s.error().message);
+    if (block.empty()) break;
+    if (Status s = unmarker.feed(block); !s) return fail("unmark", s.error().message);
+  }
+  if (Status s = unmarker.finish(); !s) return fail("unmark", s.error().message);
+  if (Status s = out.commit(); !s) return fail("unmark", s.error().message);
+  if (unmarker.unrecognised() > 0) {
+    std::fprintf(stderr,
+                 "lexlink unmark: %s: %llu lexlink markers left in place: their link was edited "
+                 "or cut and could not be recognised\n",
+                 in.name().c_str(), static_cast<unsigned long long>(unmarker.unrecognised()));
+  }
+  return 0;
+}
+
+}  // namespace lexlink::cli
