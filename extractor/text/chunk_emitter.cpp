@@ -22,7 +22,10 @@ std::uint32_t hash_name(std::string_view s) {
 }
 
 bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+  // ' ', '\t', '\n', '\f', '\r' as one test.
+  const auto u = static_cast<unsigned char>(c);
+  return u <= ' ' && ((1ull << u) & ((1ull << ' ') | (1ull << '\t') | (1ull << '\n') |
+                                     (1ull << '\f') | (1ull << '\r'))) != 0;
 }
 
 bool is_continuation(char c) {
@@ -102,7 +105,11 @@ void ChunkEmitter::begin_chunk(std::uint64_t mid, std::uint64_t orig) {
   cut_requested_ = false;
   ++epoch_;
   first_threshold_ = threshold(CutLevel::kBlock);
-  if (chunk_bytes_ != 0) reserve(chunk_bytes_ + chunk_bytes_ / 2);
+  // The previous chunk's sizes are the best guess for this one's (chunks are cut at about the
+  // same size): no reallocation while it fills.
+  text_.reserve(last_sizes_[0]);
+  pieces_.reserve(last_sizes_[1]);
+  tags_.reserve(last_sizes_[2]);
   if (zone_depth_ > 0) zone_start_ = text_base_;  // a zone continued from the previous chunk
 }
 
@@ -121,6 +128,7 @@ TextView ChunkEmitter::end_chunk(std::uint64_t /*mid*/, std::uint64_t orig, std:
     zones_.push_back(Zone{zone_start_, text_offset(), zone_reason_});
   }
   text_base_ += text_.size();
+  if (!last) last_sizes_ = {text_.size(), pieces_.size(), tags_.size()};
   v.text = std::move(text_);
   v.map = OffsetMap(std::move(pieces_), chunk_orig_);
   v.tags = std::move(tags_);
@@ -157,6 +165,12 @@ void ChunkEmitter::push_piece(const Piece& p) {
 void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
   if (after_break_ && drop_space_after_break_) {
     std::size_t k = 0;
+    // Indentation: eight spaces at a time first.
+    std::uint64_t w;
+    while (k + 8 <= bytes.size() &&
+           (std::memcpy(&w, bytes.data() + k, 8), w == 0x2020202020202020ull)) {
+      k += 8;
+    }
     while (k < bytes.size() && is_space(bytes[k])) ++k;
     bytes.remove_prefix(k);
     mid += k;
@@ -236,17 +250,6 @@ void ChunkEmitter::block_break(std::uint64_t mid) {
   after_break_ = true;
 }
 
-void ChunkEmitter::tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end,
-                       std::uint32_t name, bool is_inline) {
-  Tag t;
-  t.orig_begin = orig(mid_begin);
-  t.orig_end = orig(mid_end);
-  t.name = name;
-  t.kind = kind;
-  t.is_inline = is_inline;
-  tags_.push_back(t);
-}
-
 void ChunkEmitter::name_table_insert(std::uint32_t index) {
   const std::size_t mask = name_slots_.size() - 1;
   std::size_t slot = hash_name(names_[index]) & mask;
@@ -297,7 +300,7 @@ std::uint64_t ChunkEmitter::threshold(CutLevel level) const {
   return std::numeric_limits<std::uint64_t>::max();
 }
 
-bool ChunkEmitter::offer_cut(CutLevel level, std::uint64_t mid) {
+bool ChunkEmitter::offer_cut_slow(CutLevel level, std::uint64_t mid) {
   if (chunk_bytes_ == 0 || mid <= chunk_mid_) return false;
   if (level != CutLevel::kAny && zone_depth_ > 0) return false;
   if (mid < threshold(level)) return false;
@@ -346,10 +349,10 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
 }
 
 std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
-                          std::size_t b, bool blank_line_is_block, bool checked_ascii) {
+                          std::size_t b, bool blank_line_is_block, bool known_valid) {
   if (a >= b) return b;
   if (base + b < e.first_threshold()) {
-    if (checked_ascii) {
+    if (known_valid) {
       e.valid_text(base + a, s.substr(a, b - a));
     } else {
       e.text(base + a, s.substr(a, b - a));
@@ -357,7 +360,7 @@ std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t bas
     return b;
   }
   auto emit = [&](std::size_t from, std::size_t to) {
-    if (checked_ascii) {
+    if (known_valid) {
       e.valid_text(base + from, s.substr(from, to - from));
     } else {
       e.text(base + from, s.substr(from, to - from));

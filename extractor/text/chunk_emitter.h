@@ -15,6 +15,7 @@
 // chunk_bytes plus one token.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -55,7 +56,9 @@ class ChunkEmitter {
   // A block boundary caused by markup at mid offset `mid`.
   void block_break(std::uint64_t mid);
   void tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end, std::uint32_t name,
-           bool is_inline);
+           bool is_inline) {
+    tags_.push_back(Tag{orig(mid_begin), orig(mid_end), name, kind, is_inline});
+  }
   // The index of `name` in the chunk's names (names[0] is "").
   std::uint32_t name(std::string_view name);
 
@@ -72,7 +75,9 @@ class ChunkEmitter {
   std::uint64_t first_threshold() const { return first_threshold_; }
   // True (and the cut is requested) when the tokenizer, standing at `mid`, may end the chunk
   // there with a cut of `level`.
-  bool offer_cut(CutLevel level, std::uint64_t mid);
+  bool offer_cut(CutLevel level, std::uint64_t mid) {
+    return mid >= first_threshold_ && offer_cut_slow(level, mid);
+  }
   bool cut_requested() const { return cut_requested_; }
   std::uint64_t chunk_mid_begin() const { return chunk_mid_; }
 
@@ -83,6 +88,7 @@ class ChunkEmitter {
 
  private:
   void push_piece(const Piece& p);
+  bool offer_cut_slow(CutLevel level, std::uint64_t mid);
   void name_table_insert(std::uint32_t index);
 
   const RunMap& map_;
@@ -107,6 +113,7 @@ class ChunkEmitter {
   std::vector<Zone> zones_;
   std::vector<std::string> warnings_;
   bool cut_requested_ = false;
+  std::array<std::size_t, 3> last_sizes_{};  // text, pieces, tags of the last full chunk
 
   bool after_break_ = true;  // the text so far ends with a synthetic break (or is empty)
   int zone_depth_ = 0;
@@ -125,8 +132,9 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to);
 
 // Emits text s[a, b) (s starts at mid offset `base`), stopping early at a cut the emitter
 // accepts (a blank line counts as a block boundary when `blank_line_is_block`). Returns where
-// it stopped (b unless a cut was requested).
+// it stopped (b unless a cut was requested). `known_valid`: the bytes are known to be valid
+// UTF-8 (ASCII seen by find_markup, or checked before), so they are not validated again.
 std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
-                          std::size_t b, bool blank_line_is_block, bool checked_ascii = false);
+                          std::size_t b, bool blank_line_is_block, bool known_valid = false);
 
 }  // namespace lexlink::text

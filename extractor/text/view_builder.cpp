@@ -162,6 +162,7 @@ struct ViewBuilder::Impl {
   std::uint64_t mid_base = 0;
   std::size_t pos = 0;  // where the tokenizer stands, relative to the mid bytes
   std::uint64_t fed = 0;
+  std::uint64_t valid_until = 0;  // mid bytes before it are known to be valid UTF-8
   std::optional<Transcoder> transcoder;
   RunMap map;
   std::unique_ptr<ChunkEmitter> emitter;
@@ -252,6 +253,7 @@ void ViewBuilder::Impl::detect(bool eof) {
     const std::size_t end = eof ? probe.size() : complete_utf8_prefix(probe, probe.size());
     if (utf8::is_valid(probe.substr(0, end))) {
       encoding = Encoding::kUtf8;
+      valid_until = bom_len + end;  // no need to validate these bytes again
     } else {
       encoding = guess_single_byte(probe.substr(0, 1024 * 1024));
     }
@@ -268,6 +270,7 @@ void ViewBuilder::Impl::detect(bool eof) {
   emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
   emitter->set_document(format, encoding, bom, "");
   emitter->begin_chunk(0, 0);
+  if (options.chunk_bytes == 0 && format != Format::kXml) emitter->reserve(orig.size());
   if (format != Format::kXml) {  // XML keeps them for the emitter it makes once parsed
     for (auto& w : detect_warnings) emitter->warn(std::move(w));
     detect_warnings.clear();
@@ -343,7 +346,8 @@ Status ViewBuilder::Impl::step(bool eof) {
     const std::string_view m = mid();
     if (phase == Phase::kText) {
       const std::size_t end = eof ? m.size() : complete_utf8_prefix(m, m.size());
-      pos = emit_text_run(*emitter, m, mid_base, pos, end, true);
+      const bool known_valid = !identity() || mid_base + end <= valid_until;
+      pos = emit_text_run(*emitter, m, mid_base, pos, end, true, known_valid);
     } else {
       pos = html->run(m, pos, mid_base, eof, *emitter);
     }
@@ -382,28 +386,17 @@ Status ViewBuilder::Impl::process_xml() {
   decode_pending(true);
   const std::string_view m = mid();
   const std::size_t start = identity() ? bom_len : 0;
-  const XmlCheck check = check_xml(m.substr(start));
   const XmlProfile* profile = options.xml_profile ? &*options.xml_profile : nullptr;
-  if (profile == nullptr && check.ok) {
-    profile = &choose_xml_profile(check.root_name, check.root_namespace);
+  if (profile == nullptr) {
+    const XmlCheck root = sniff_xml_root(m.substr(start, 1024 * 1024));
+    profile = &choose_xml_profile(root.root_name, root.root_namespace);
   }
-  if (!check.ok) {
-    if (profile == nullptr) {
-      const XmlCheck root = sniff_xml_root(m.substr(start, 1024 * 1024));
-      if (!root.root_name.empty()) {
-        profile = &choose_xml_profile(root.root_name, root.root_namespace);
-      }
-    }
-    const std::uint64_t at = map.orig_at(std::min<std::uint64_t>(start + check.offset, m.size()));
-    run_html_whole(profile, "malformed XML at byte " + std::to_string(at) + " (" + check.message +
-                                "): read as HTML");
-    return Status::Ok();
-  }
-  // Tokenize into chunks kept aside: if our tokenizer finds a problem pugixml let through, the
-  // document is read as HTML from scratch.
+  // Tokenize into chunks kept aside: a document the tokenizer refuses (it is at least as strict
+  // as pugixml, see xml_reader.h) is read as HTML from scratch.
   ChunkEmitter e(map, options.chunk_bytes);
   e.set_document(Format::kXml, encoding, bom, profile->name);
   e.begin_chunk(0, 0);
+  if (options.chunk_bytes == 0) e.reserve(m.size());
   for (const auto& w : detect_warnings) e.warn(w);
   XmlTokenizer tokenizer(*profile);
   std::vector<TextView> chunks;
@@ -430,7 +423,9 @@ Status ViewBuilder::Impl::process_xml() {
     return Status::Ok();
   }
   detect_warnings.clear();
-  chunks.push_back(e.end_chunk(m.size(), orig.size(), orig.substr(chunk_orig), true));
+  const std::uint64_t orig_size = orig.size();
+  chunks.push_back(e.end_chunk(m.size(), orig_size,
+                               chunk_orig == 0 ? std::move(orig) : orig.substr(chunk_orig), true));
   for (auto& c : chunks) ready.push_back(std::move(c));
   orig.clear();
   orig.shrink_to_fit();

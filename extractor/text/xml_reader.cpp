@@ -190,22 +190,37 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
 bool is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
+struct NameChars {
+  bool start[256] = {};
+  bool other[256] = {};
+  NameChars() {
+    for (int c = 0; c < 256; ++c) {
+      start[c] =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || c >= 0x80;
+      other[c] = start[c] || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    }
+  }
+};
+const NameChars kNameChars;
 bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  return kNameChars.start[static_cast<unsigned char>(c)];
 }
 bool is_name_char(char c) {
-  return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+  return kNameChars.other[static_cast<unsigned char>(c)];
 }
 
 std::size_t find_str(std::string_view s, std::size_t from, std::string_view lit) {
   return s.find(lit, from);
 }
 
-std::uint32_t hash_name(std::string_view s) {
-  std::uint32_t h = 2166136261u;
-  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-  return h;
+// A quick hash of an element name: its length and its first and last bytes (up to 8 each).
+std::uint64_t hash_name(std::string_view s) {
+  std::uint64_t head = 0, tail = 0;
+  const std::size_t n = s.size();
+  std::memcpy(&head, s.data(), n < 8 ? n : 8);
+  if (n > 8) std::memcpy(&tail, s.data() + n - 8, 8);
+  std::uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ n) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 29);
 }
 
 }  // namespace
@@ -329,11 +344,11 @@ std::size_t XmlTokenizer::fail(std::size_t at, std::string message) {
   return at;
 }
 
-XmlTokenizer::Class XmlTokenizer::classify(std::string_view qname) {
+XmlTokenizer::Slot& XmlTokenizer::lookup(std::string_view qname) {
   std::size_t mask = slots_.size() - 1;
   std::size_t i = hash_name(qname) & mask;
   while (slots_[i].used) {
-    if (slots_[i].name == qname) return slots_[i].cls;
+    if (slots_[i].name == qname) return slots_[i];
     i = (i + 1) & mask;
   }
   const std::string_view local = local_name(qname);
@@ -358,9 +373,17 @@ XmlTokenizer::Class XmlTokenizer::classify(std::string_view qname) {
     i = hash_name(qname) & mask;
     while (slots_[i].used) i = (i + 1) & mask;
   }
-  slots_[i] = Slot{qname, cls, true};
+  slots_[i] = Slot{qname, cls, true, 0, 0};
   ++slot_count_;
-  return cls;
+  return slots_[i];
+}
+
+std::uint32_t XmlTokenizer::name_index(Slot& slot, ChunkEmitter& e) {
+  if (slot.epoch != e.chunk_epoch()) {
+    slot.epoch = e.chunk_epoch();
+    slot.index = e.name(slot.name);
+  }
+  return slot.index;
 }
 
 bool XmlTokenizer::is_link_attribute(std::string_view qname) const {
@@ -369,6 +392,13 @@ bool XmlTokenizer::is_link_attribute(std::string_view qname) const {
 
 std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter& e) {
   const std::size_t n = s.size();
+  if (!scanned_for_nul_) {
+    // XML has no U+0000 (and pugixml stops at one): refuse it wherever it is.
+    scanned_for_nul_ = true;
+    if (const void* nul = std::memchr(s.data(), 0, n)) {
+      return fail(static_cast<std::size_t>(static_cast<const char*>(nul) - s.data()), "NUL byte");
+    }
+  }
   while (pos < n) {
     if (failed()) return pos;
     if (s[pos] == '<') {
@@ -418,6 +448,7 @@ std::size_t XmlTokenizer::markup(std::string_view s, std::size_t pos, ChunkEmitt
   const char c = s[pos + 1];
   const bool report = skip_depth_ == 0;
   if (c == '?') {
+    if (pos + 2 >= n || !is_name_start(s[pos + 2])) return fail(pos, "bad processing instruction");
     const std::size_t close = find_str(s, pos + 2, "?>");
     if (close == std::string_view::npos) return fail(pos, "unclosed processing instruction");
     const std::size_t end = close + 2;
@@ -510,6 +541,7 @@ std::size_t XmlTokenizer::start_tag(std::string_view s, std::size_t pos, ChunkEm
       return fail(i, "'/' not followed by '>' in a tag");
     }
     if (!is_name_start(ch)) return fail(i, "bad attribute name");
+    if (!is_ws(s[i - 1])) return fail(i, "no white space before an attribute");
     const std::size_t an = i;
     while (i < n && is_name_char(s[i])) ++i;
     const std::string_view attr = s.substr(an, i - an);
@@ -534,11 +566,12 @@ std::size_t XmlTokenizer::start_tag(std::string_view s, std::size_t pos, ChunkEm
   if (skip_depth_ > 0) {
     if (!empty) {
       ++skip_depth_;
-      stack_.push_back(Open{name_begin, qname.size(), kSkip, false});
+      stack_.push_back(Open{name_begin, qname.size(), kSkip, false, 0, 0});
     }
     return end;
   }
-  Class cls = classify(qname);
+  Slot& slot = lookup(qname);
+  Class cls = slot.cls;
   if (marked || link_attribute) cls = kLink;
   if (cls == kSkip) {
     e.block_break(pos);
@@ -548,17 +581,18 @@ std::size_t XmlTokenizer::start_tag(std::string_view s, std::size_t pos, ChunkEm
     } else {
       skip_depth_ = 1;
       skip_begin_ = pos;
-      stack_.push_back(Open{name_begin, qname.size(), kSkip, false});
+      stack_.push_back(Open{name_begin, qname.size(), kSkip, false, 0, 0});
     }
     return end;
   }
   const bool block = cls == kBlock;
   if (block) e.block_break(pos);
-  e.tag(empty ? Tag::Kind::kEmpty : Tag::Kind::kOpen, pos, end, e.name(qname), !block);
+  const std::uint32_t index = name_index(slot, e);
+  e.tag(empty ? Tag::Kind::kEmpty : Tag::Kind::kOpen, pos, end, index, !block);
   if (!empty) {
     const bool zone = cls == kLink;
     if (zone) e.zone_begin(Zone::Reason::kExistingLink);
-    stack_.push_back(Open{name_begin, qname.size(), cls, zone});
+    stack_.push_back(Open{name_begin, qname.size(), cls, zone, e.chunk_epoch(), index});
   }
   if (block) e.offer_cut(CutLevel::kBlock, end);
   return end;
@@ -591,7 +625,9 @@ std::size_t XmlTokenizer::end_tag(std::string_view s, std::size_t pos, ChunkEmit
   if (open.zone) e.zone_end();
   const bool block = open.cls == kBlock;
   if (block) e.block_break(pos);
-  e.tag(Tag::Kind::kClose, pos, end, e.name(qname), !block);
+  const std::uint32_t index =
+      open.name_epoch == e.chunk_epoch() ? open.name_index : name_index(lookup(qname), e);
+  e.tag(Tag::Kind::kClose, pos, end, index, !block);
   if (block) e.offer_cut(CutLevel::kBlock, end);
   return end;
 }

@@ -2,13 +2,15 @@
 //
 // Exact byte ranges come from our own tokenizer over the document's bytes (tags, attributes,
 // comments, processing instructions, CDATA sections, the doctype with its internal subset,
-// character and entity references); pugixml parses the same bytes first and is the judge of
-// well-formedness, and gives the root element's namespace that picks the profile. Why not
-// pugixml's DOM for the offsets: it records where a node's name or value starts, not where a tag
-// ends nor where an end tag is, so the markup between text nodes would need a tokenizer anyway.
-// The tokenizer also checks what it relies on (matching end tags, one root, quoted attributes,
-// no text outside the root): any failure, pugixml's or its own, makes the caller read the
-// document as HTML instead, with a warning.
+// character and entity references). Why not pugixml's DOM for the offsets: it records where a
+// node's name or value starts, not where a tag ends nor where an end tag is, so the markup
+// between text nodes would need a tokenizer anyway. The tokenizer is also the judge of
+// well-formedness: it checks matching end tags, one root, names, quoted attributes separated by
+// white space, no '<' in attribute values, references, no text outside the root, no NUL; any
+// failure makes the caller read the document as HTML instead, with a warning. It is at least as
+// strict as pugixml: every document pugixml refuses, the tokenizer refuses (check_xml runs pugixml;
+// the tests and the XML fuzz target hold the tokenizer to it). pugixml is not run on the way:
+// on these documents it alone parses at about the speed the whole view must reach.
 //
 // Text is the content of every element except the profile's skip elements; elements break the
 // text unless the profile says they are inline; the profile's link elements (and elements
@@ -35,7 +37,8 @@ struct XmlCheck {
   std::string root_namespace;
 };
 
-// Parses `doc` (UTF-8) with pugixml to check it is well-formed and learn its root element.
+// Parses `doc` (UTF-8) with pugixml (parse_minimal) to check it is well-formed and learn its
+// root element: the reference the tokenizer is tested against.
 XmlCheck check_xml(std::string_view doc);
 
 // The root element of a document pugixml refused, read leniently from its first start tag (for
@@ -64,10 +67,24 @@ class XmlTokenizer {
     std::size_t name_len;
     Class cls;
     bool zone;
+    std::uint32_t name_epoch;  // the chunk (ChunkEmitter::chunk_epoch) of name_index
+    std::uint32_t name_index;
+  };
+
+  // Classification cache: qualified name -> class and the name's index in the current chunk
+  // (keys view the document, stable during run).
+  struct Slot {
+    std::string_view name;
+    Class cls = kBlock;
+    bool used = false;
+    std::uint32_t epoch = 0;  // ChunkEmitter::chunk_epoch() when `index` was taken
+    std::uint32_t index = 0;  // the name's index in that chunk
   };
 
   std::size_t fail(std::size_t at, std::string message);
-  Class classify(std::string_view qname);
+  // The slot of `qname` (classified on first sight).
+  Slot& lookup(std::string_view qname);
+  std::uint32_t name_index(Slot& slot, ChunkEmitter& e);
   bool is_link_attribute(std::string_view qname) const;
   std::size_t markup(std::string_view s, std::size_t pos, ChunkEmitter& e);
   std::size_t start_tag(std::string_view s, std::size_t pos, ChunkEmitter& e);
@@ -75,6 +92,7 @@ class XmlTokenizer {
 
   const XmlProfile& profile_;
   std::vector<Open> stack_;
+  bool scanned_for_nul_ = false;
   bool seen_root_ = false;
   bool done_ = false;
   std::size_t skip_depth_ = 0;
@@ -82,12 +100,6 @@ class XmlTokenizer {
   std::size_t lexlink_pi_end_ = SIZE_MAX;
   std::string error_;
   std::size_t error_offset_ = 0;
-  // Classification cache: qualified name -> class (keys view the document, stable during run).
-  struct Slot {
-    std::string_view name;
-    Class cls;
-    bool used = false;
-  };
   std::vector<Slot> slots_;
   std::size_t slot_count_ = 0;
 };

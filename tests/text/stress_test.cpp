@@ -14,6 +14,12 @@ using namespace lexlink::test;
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;  // ASan keeps freed memory in quarantine: RSS tells nothing
+#else
+constexpr bool kSanitized = false;
+#endif
+
 std::size_t stress_mb() {
   const char* v = std::getenv("LEXLINK_STRESS_MB");
   return v != nullptr ? static_cast<std::size_t>(std::atoi(v)) : 200;
@@ -108,16 +114,18 @@ TEST_CASE("a 200 MB single line streams in bounded chunks and memory", "[text][s
     CHECK(st.largest_chunk <= o.chunk_bytes * 7 / 4 + 4);
   }
   SECTION("HTML on one line") {
+    // An eighth of the size in sanitizer builds (unoptimised, far slower on markup).
+    const std::size_t html = kSanitized ? total / 8 : total / 2;
     const StreamStats st =
-        stream("<html><body>", "<b>art.</b>&nbsp;5 <i>legge</i> ", total / 2, "</body></html>", o);
+        stream("<html><body>", "<b>art.</b>&nbsp;5 <i>legge</i> ", html, "</body></html>", o);
     CHECK(st.tiled);
-    CHECK(st.orig_bytes == total / 2 + 26);
+    CHECK(st.orig_bytes == html + 26);
     CHECK(st.largest_chunk <= o.chunk_bytes * 7 / 4 + 64);
-    CHECK(st.tags > total / 2 / 40);
+    CHECK(st.tags > html / 40);
   }
   const long growth_mb = (max_rss_kb() - rss_before) / 1024;
   INFO("peak resident memory grew by " << growth_mb << " MB");
-  CHECK(growth_mb < 96);
+  if (!kSanitized) CHECK(growth_mb < 96);
 }
 
 TEST_CASE("a 10 MB unclosed comment", "[text][stress]") {

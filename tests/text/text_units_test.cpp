@@ -7,6 +7,7 @@
 #include "text/charset.h"
 #include "text/html_entities.h"
 #include "text/view_builder.h"
+#include "text/xml_reader.h"
 
 using namespace lexlink;
 using namespace lexlink::test;
@@ -195,4 +196,27 @@ TEST_CASE("a builder refuses XML beyond max_document_bytes", "[text][xml]") {
   REQUIRE(only.has_value());
   CHECK(only->last);
   CHECK(only->text.empty());
+}
+
+TEST_CASE("the XML tokenizer refuses whatever pugixml refuses", "[text][xml]") {
+  const TsvFile table =
+      load_table("tests/data/text/xml-wellformed.tsv", {"document", "pugixml", "lexlink", "what"});
+  for (const TsvRow& row : table.rows()) {
+    INFO(table.path() << ":" << row.line << ": " << row.fields[3]);
+    const std::string doc = unescape(row.fields[0]);
+    const bool pugixml_ok = text::check_xml(doc).ok;
+    CHECK(pugixml_ok == (row.fields[1] == "ok"));
+    text::ViewOptions o;
+    o.format = text::ViewOptions::FormatChoice::kXml;
+    o.encoding = text::Encoding::kUtf8;
+    text::ViewBuilder b(o);
+    REQUIRE(b.feed(doc));
+    REQUIRE(b.finish());
+    auto view = b.next();
+    REQUIRE(view.has_value());
+    const bool ours_ok = view->format == text::Format::kXml;
+    CHECK(ours_ok == (row.fields[2] == "ok"));
+    if (!pugixml_ok) CHECK_FALSE(ours_ok);
+    CHECK(view->warnings.size() == (ours_ok ? 0u : 1u));
+  }
 }

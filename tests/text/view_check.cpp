@@ -336,39 +336,61 @@ std::string escape_field(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// One ICU converter per encoding, opened once (converting is the checker's hot spot).
+UConverter* converter(Encoding e) {
+  static UConverter* open[6] = {};
+  UConverter*& c = open[static_cast<int>(e)];
+  if (c == nullptr) {
+    UErrorCode err = U_ZERO_ERROR;
+    c = ucnv_open(icu_name(e), &err);
+    if (U_FAILURE(err)) c = nullptr;
+  }
+  return c;
+}
+
+std::string icu_convert(std::string_view bytes, Encoding e) {
+  UConverter* c = converter(e);
+  if (c == nullptr) return "<ICU error>";
+  std::u16string utf16(bytes.size() + 4, u'\0');
+  UErrorCode err = U_ZERO_ERROR;
+  const int32_t n = ucnv_toUChars(c, utf16.data(), static_cast<int32_t>(utf16.size()), bytes.data(),
+                                  static_cast<int32_t>(bytes.size()), &err);
+  if (U_FAILURE(err)) return "<ICU error>";
+  std::string out;
+  for (int32_t i = 0; i < n; ++i) {
+    char32_t cp = utf16[static_cast<std::size_t>(i)];
+    if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < n) {
+      const char32_t lo = utf16[static_cast<std::size_t>(i) + 1];
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        ++i;
+      }
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+    utf8::append(out, cp);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string icu_decode(std::string_view bytes, Encoding encoding) {
   if (bytes.empty()) return {};
-  if (encoding == Encoding::kWindows1252) {
-    // WHATWG maps Windows-1252's five undefined bytes to the C1 controls of the same value; ICU
-    // may not: decode them here, the rest by ICU.
-    static constexpr std::string_view kUndefined = "\x81\x8D\x8F\x90\x9D";
-    std::string out;
-    std::size_t from = 0;
-    for (std::size_t i = 0; i <= bytes.size(); ++i) {
-      const bool undefined =
-          i < bytes.size() && kUndefined.find(bytes[i]) != std::string_view::npos;
-      if (i < bytes.size() && !undefined) continue;
-      if (i > from) {
-        UErrorCode err = U_ZERO_ERROR;
-        std::string part(4 * (i - from) + 16, '\0');
-        const int32_t n =
-            ucnv_convert("UTF-8", "windows-1252", part.data(), static_cast<int32_t>(part.size()),
-                         bytes.data() + from, static_cast<int32_t>(i - from), &err);
-        if (U_FAILURE(err)) return "<ICU error>";
-        out.append(part.data(), static_cast<std::size_t>(n));
-      }
-      if (undefined) utf8::append(out, static_cast<unsigned char>(bytes[i]));
-      from = i + 1;
-    }
-    return out;
+  if (encoding != Encoding::kWindows1252) return icu_convert(bytes, encoding);
+  // WHATWG maps Windows-1252's five undefined bytes to the C1 controls of the same value; ICU
+  // may not: decode them here, the rest by ICU.
+  static constexpr std::string_view kUndefined = "\x81\x8D\x8F\x90\x9D";
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= bytes.size(); ++i) {
+    const bool undefined = i < bytes.size() && kUndefined.find(bytes[i]) != std::string_view::npos;
+    if (i < bytes.size() && !undefined) continue;
+    if (i > from) out += icu_convert(bytes.substr(from, i - from), encoding);
+    if (undefined) utf8::append(out, static_cast<unsigned char>(bytes[i]));
+    from = i + 1;
   }
-  UErrorCode err = U_ZERO_ERROR;
-  std::string out(4 * bytes.size() + 16, '\0');
-  const int32_t n =
-      ucnv_convert("UTF-8", icu_name(encoding), out.data(), static_cast<int32_t>(out.size()),
-                   bytes.data(), static_cast<int32_t>(bytes.size()), &err);
-  if (U_FAILURE(err)) return "<ICU error>";
-  out.resize(static_cast<std::size_t>(n));
   return out;
 }
 
