@@ -21,4 +21,5 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLEXLINK_WERROR=ON \
 cmake --build build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+./scripts/fuzz.sh  # libFuzzer targets of tests/fuzz/, LEXLINK_FUZZ_SECONDS (default 20) each
 echo "== all tests passed" >&2
