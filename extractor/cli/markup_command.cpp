@@ -41,8 +41,9 @@ constexpr const char* kMarkupUsage =
     "1 the input or the citations file was refused or could not be read or written, 2 usage.\n";
 
 constexpr const char* kUnmarkUsage =
-    "usage: lexlink unmark FILE|- [-o OUT]\n"
+    "usage: lexlink unmark [--encoding auto|utf-16le|utf-16be|...] FILE|- [-o OUT]\n"
     "Removes the links lexlink inserted, and nothing else: unmark(markup(x)) == x.\n"
+    "Links are found in UTF-8, 8-bit and UTF-16 documents alike; --encoding looks in one only.\n"
     "Exit status: 0 output written, 1 the input was refused or could not be read or written,\n"
     "2 usage.\n";
 
@@ -288,8 +289,13 @@ int markup_command(const Context& context, const std::vector<std::string>& args)
 int unmark_command(const Context& context, const std::vector<std::string>& argv) {
   (void)context;
   Args args;
-  args.flag("help").alias("-o", "output").option("output", "-");
+  args.flag("help").alias("-o", "output").option("output", "-").option("encoding", "auto");
   if (!args.parse(argv)) return usage_error("unmark", args.error(), kUnmarkUsage);
+  rewrite::UnmarkOptions options;
+  bool ok = true;
+  options.encoding = parse_encoding(args.get("encoding"), ok);
+  if (!ok)
+    return usage_error("unmark", "unknown --encoding '" + args.get("encoding") + "'", kUnmarkUsage);
   if (args.has("help")) {
     std::fputs(kUnmarkUsage, stdout);
     return 0;
@@ -302,7 +308,7 @@ int unmark_command(const Context& context, const std::vector<std::string>& argv)
   OutputFile out;
   if (Status s = out.open(args.get("output")); !s) return fail("unmark", s.error().message);
   rewrite::FdSink sink(out.fd(), out.name());
-  rewrite::Unmarker unmarker(sink);
+  rewrite::Unmarker unmarker(sink, options);
   std::string block;
   while (true) {
     if (Status s = in.read(block); !s) return fail("unmark", s.error().message);

@@ -597,6 +597,12 @@ struct Rewriter::Impl {
       whole = stack.empty() && unmatched_close.empty() && we - wb <= options.max_link_bytes &&
               !holds_tag(wb, we);
     }
+    // In UTF-16 a tag must start on a code unit: a span ending in a stray byte (a truncated
+    // document) cannot be linked there.
+    auto misaligned = [&](std::uint64_t b, std::uint64_t e) {
+      return is_utf16(v->encoding) && (b % 2 != 0 || e % 2 != 0);
+    };
+    if (whole && misaligned(wb, we)) whole = false;
     if (whole) {
       insertions.add(wb, *open_tag);
       insertions.add(we, markup->close());
@@ -612,6 +618,10 @@ struct Rewriter::Impl {
         const std::uint64_t rte = j == ie ? te : p[j].text_begin + p[j].text_len;
         if (rte > rtb && !is_blank_text(v->text_at(rtb, rte))) {
           const Span run{orig_at(p[i], rtb), orig_at(p[j], rte)};
+          if (misaligned(run.begin, run.end)) {
+            return no(Reason::kUnrepresentable,
+                      "it starts or ends in a stray byte of a UTF-16 document, where no tag can go");
+          }
           if (holds_tag(run.begin, run.end)) {
             return no(Reason::kUnsafeContent, "its text holds the link element's own tag (" +
                                                   markup->element() +

@@ -21,7 +21,28 @@ char lower(char c) {
 
 }  // namespace
 
-Unmarker::Unmarker(Sink& sink, UnmarkOptions options) : sink_(sink), options_(options) {}
+Unmarker::Unmarker(Sink& sink, UnmarkOptions options) : sink_(sink), options_(options) {
+  // The marker in each code unit form: bytes, UTF-16LE, UTF-16BE. Without a given encoding all
+  // three are looked for: no guess about the encoding (which markup's own insertions could sway)
+  // is needed, and a UTF-16 marker is made of NUL-interleaved ASCII no 8-bit text holds.
+  auto add = [&](int width, bool le) {
+    Form f;
+    f.width = width;
+    f.little_endian = le;
+    for (char c : kAnchor) {
+      if (width == 2 && !le) f.anchor += '\0';
+      f.anchor += c;
+      if (width == 2 && le) f.anchor += '\0';
+    }
+    forms_.push_back(std::move(f));
+  };
+  const auto e = options_.encoding;
+  const bool le = e && *e == text::Encoding::kUtf16Le;
+  const bool be = e && *e == text::Encoding::kUtf16Be;
+  if (!e || (!le && !be)) add(1, true);
+  if (!e || le) add(2, true);
+  if (!e || be) add(2, false);
+}
 
 char Unmarker::ascii_at(std::size_t i) const {
   if (width_ == 1) return buf_[i];
@@ -56,15 +77,35 @@ std::size_t Unmarker::find_ascii(std::size_t from, std::size_t to, char c) const
   return std::string::npos;
 }
 
-std::size_t Unmarker::find_anchor(std::size_t from) const {
-  while (from < buf_.size()) {
-    const void* p = memmem(buf_.data() + from, buf_.size() - from, anchor_.data(), anchor_.size());
-    if (p == nullptr) return std::string::npos;
-    const auto at = static_cast<std::size_t>(static_cast<const char*>(p) - buf_.data());
-    if (width_ == 1 || (consumed_ + at) % 2 == 0) return at;
-    from = at + 1;
+std::size_t Unmarker::find_anchor(std::size_t from) {
+  std::size_t best = std::string::npos;
+  const Form* chosen = nullptr;
+  for (Form& f : forms_) {
+    if (f.next == kStale || (f.next != std::string::npos && f.next < from)) {
+      f.next = std::string::npos;
+      std::size_t at = from;
+      while (at < buf_.size()) {
+        const void* p =
+            memmem(buf_.data() + at, buf_.size() - at, f.anchor.data(), f.anchor.size());
+        if (p == nullptr) break;
+        const auto hit = static_cast<std::size_t>(static_cast<const char*>(p) - buf_.data());
+        if (f.width == 1 || (consumed_ + hit) % 2 == 0) {
+          f.next = hit;
+          break;
+        }
+        at = hit + 1;
+      }
+    }
+    if (f.next < best) {
+      best = f.next;
+      chosen = &f;
+    }
   }
-  return std::string::npos;
+  if (chosen != nullptr) {
+    width_ = chosen->width;
+    little_endian_ = chosen->little_endian;
+  }
+  return best;
 }
 
 Unmarker::Look Unmarker::look(std::size_t anchor, bool final, std::size_t& start,
@@ -140,15 +181,17 @@ Unmarker::Look Unmarker::look(std::size_t anchor, bool final, std::size_t& start
 }
 
 Status Unmarker::process(bool final) {
-  const std::size_t u = static_cast<std::size_t>(width_);
-  const std::size_t lookbehind = kHtmlBefore.size() * u;
+  for (Form& f : forms_) f.next = kStale;  // bytes were added
+  // Bytes before a marker's anchor that belong to the marker ("<a data-", in UTF-16 too).
+  const std::size_t lookbehind = kHtmlBefore.size() * 2;
   while (true) {
     const std::size_t a = find_anchor(scan_);
+    const std::size_t u = static_cast<std::size_t>(width_);
     if (a == std::string::npos) {
       if (final) {
         scan_ = buf_.size();
       } else {
-        const std::size_t tail = anchor_.size() - 1;
+        const std::size_t tail = kAnchor.size() * 2 - 1;
         if (buf_.size() > tail) scan_ = std::max(scan_, buf_.size() - tail);
       }
       const std::size_t emit_to =
@@ -181,9 +224,9 @@ Status Unmarker::process(bool final) {
     }
     if (r == Look::kNotOurs) {
       const bool marker_shaped =
-          (a >= lookbehind && match(a - lookbehind, kHtmlBefore) &&
-           match(a + anchor_.size(), kHtmlAfter)) ||
-          (a >= 2 * u && match(a - 2 * u, kPiBefore) && match(a + anchor_.size(), kPiAfter));
+          (a >= kHtmlBefore.size() * u && match(a - kHtmlBefore.size() * u, kHtmlBefore) &&
+           match(a + kAnchor.size() * u, kHtmlAfter)) ||
+          (a >= 2 * u && match(a - 2 * u, kPiBefore) && match(a + kAnchor.size() * u, kPiAfter));
       if (marker_shaped) ++unrecognised_;
       scan_ = a + u;
       continue;
@@ -209,47 +252,10 @@ Status Unmarker::process(bool final) {
 
 Status Unmarker::feed(std::string_view bytes) {
   buf_.append(bytes);
-  if (width_ == 0 && options_.encoding) {
-    width_ = 1;
-    if (*options_.encoding == text::Encoding::kUtf16Le) {
-      width_ = 2;
-      little_endian_ = true;
-    } else if (*options_.encoding == text::Encoding::kUtf16Be) {
-      width_ = 2;
-      little_endian_ = false;
-    }
-    for (char c : kAnchor) {
-      if (width_ == 2 && !little_endian_) anchor_ += '\0';
-      anchor_ += c;
-      if (width_ == 2 && little_endian_) anchor_ += '\0';
-    }
-  }
-  if (width_ == 0) {
-    if (buf_.size() < 2) return Status::Ok();
-    const auto b0 = static_cast<unsigned char>(buf_[0]);
-    const auto b1 = static_cast<unsigned char>(buf_[1]);
-    width_ = 1;
-    if (b0 == 0xFF && b1 == 0xFE) {
-      width_ = 2;
-      little_endian_ = true;
-    } else if (b0 == 0xFE && b1 == 0xFF) {
-      width_ = 2;
-      little_endian_ = false;
-    }
-    for (char c : kAnchor) {
-      if (width_ == 2 && !little_endian_) anchor_ += '\0';
-      anchor_ += c;
-      if (width_ == 2 && little_endian_) anchor_ += '\0';
-    }
-  }
   return process(false);
 }
 
 Status Unmarker::finish() {
-  if (width_ == 0) {
-    width_ = 1;
-    anchor_ = std::string(kAnchor);
-  }
   if (Status s = process(true); !s) return s;
   return sink_.flush();
 }

@@ -7,8 +7,10 @@
 // or end tag of NAME (markup guarantees it) and is at most max_link_bytes. Removing the start
 // tag (with the marker) and that end tag gives back exactly the bytes markup was given:
 // unmark(markup(x)) == x. A marker that does not form such a link (an edited or truncated
-// link) is left untouched and counted in unrecognised(). UTF-16 documents (with a byte order
-// mark) are handled in their encoding; every other supported encoding is ASCII-compatible.
+// link) is left untouched and counted in unrecognised(). Markers are looked for as bytes and as
+// UTF-16 code units of either byte order (aligned on the document's code units), so UTF-16
+// documents, with or without a byte order mark, need no encoding guess; every other supported
+// encoding is ASCII-compatible.
 //
 // Memory is bounded: the bytes of one pending link (at most max_tag_bytes + max_link_bytes)
 // plus the piece being fed. The work per byte is a memchr-speed search for the marker.
@@ -30,8 +32,8 @@ namespace lexlink::rewrite {
 struct UnmarkOptions {
   std::size_t max_link_bytes = 64 << 10;  // content of one link (as markup's)
   std::size_t max_tag_bytes = 64 << 10;   // one start tag with its marker
-  // Unset: UTF-16 when the input starts with its byte order mark, else an ASCII-compatible
-  // encoding. Set it when the input is a piece of a document (no BOM at its start).
+  // Unset: markers in any of the three forms. Set: only in that encoding's form (the rewriter,
+  // which knows the encoding, looks for its own links in plain text this way).
   std::optional<text::Encoding> encoding;
 };
 
@@ -61,7 +63,9 @@ class Unmarker {
   char ascii_at(std::size_t i) const;  // the ASCII character of the unit at byte i, or 0x80
   bool match(std::size_t i, std::string_view ascii) const;
   std::size_t find_ascii(std::size_t from, std::size_t to, char c) const;
-  std::size_t find_anchor(std::size_t from) const;
+  // The first marker anchor at or after `from` in any code unit form; sets width_ and
+  // little_endian_ to its form.
+  std::size_t find_anchor(std::size_t from);
 
   Sink& sink_;
   UnmarkOptions options_;
@@ -69,9 +73,16 @@ class Unmarker {
   std::size_t emitted_ = 0;     // bytes of buf_ already written (or dropped)
   std::size_t scan_ = 0;        // where the next marker search starts
   std::uint64_t consumed_ = 0;  // absolute offset of buf_[0]
-  int width_ = 0;               // 0 unknown yet, 1 bytes, 2 UTF-16
+  struct Form {
+    std::string anchor;  // "lexlink" in this form
+    int width = 1;       // 1 bytes, 2 UTF-16
+    bool little_endian = true;
+    std::size_t next = 0;  // its next occurrence at or after scan_ (cached), npos: none
+  };
+  static constexpr std::size_t kStale = static_cast<std::size_t>(-2);
+  std::vector<Form> forms_;
+  int width_ = 1;  // of the marker being looked at
   bool little_endian_ = true;
-  std::string anchor_;  // "lexlink", encoded
   std::uint64_t removed_ = 0;
   std::uint64_t unrecognised_ = 0;
   std::vector<Span>* record_ = nullptr;

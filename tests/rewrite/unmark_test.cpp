@@ -121,3 +121,19 @@ TEST_CASE("unmark: bounded links and streams", "[rewrite]") {
   CHECK(r.removed == links);
   CHECK(r.out == expected);
 }
+
+TEST_CASE("unmark: UTF-16 without a byte order mark is recognised as the views recognise it",
+          "[rewrite]") {
+  const std::string link = "x <a data-lexlink=\"\" href=\"u\" data-urn=\"u\">art. 5</a> y";
+  for (bool le : {true, false}) {
+    const std::string doc = utf16(link, le).substr(2);  // no BOM
+    const std::string expected = utf16("x art. 5 y", le).substr(2);
+    CHECK(run(doc, 0).out == expected);
+    CHECK(run(doc, 3).out == expected);
+    // Told the encoding, a piece of a document is read in it from its first byte.
+    rewrite::UnmarkOptions told;
+    told.encoding = le ? text::Encoding::kUtf16Le : text::Encoding::kUtf16Be;
+    CHECK(run(doc.substr(0, 4), 1, told).out == doc.substr(0, 4));
+    CHECK(run(doc, 1, told).out == expected);
+  }
+}
