@@ -159,21 +159,37 @@ std::string href_of(const ExtractSetup& s, const extract::Citation& c) {
   return url ? *url : c.urn;
 }
 
-json citation_json(const std::string& file, const extract::Citation& c, const std::string& href) {
-  return json{{"file", file},          {"start", c.start},
-              {"end", c.end},          {"char_start", c.char_start},
-              {"char_end", c.char_end}, {"text", c.text},
-              {"urn", c.urn},          {"work", c.work},
-              {"jurisdiction", c.jurisdiction}, {"complete", c.complete},
-              {"rule", c.rule},        {"href", href}};
+// One citation as a JSON line (the contract of README.md "lexlink extract"), written by hand:
+// this is the hot output path.
+void append_citation_line(std::string& out, const std::string& file, const extract::Citation& c,
+                          const std::string& href) {
+  out += "{\"file\":";
+  append_json_string(out, file);
+  out += ",\"start\":" + std::to_string(c.start) + ",\"end\":" + std::to_string(c.end) +
+         ",\"char_start\":" + std::to_string(c.char_start) +
+         ",\"char_end\":" + std::to_string(c.char_end) + ",\"text\":";
+  append_json_string(out, c.text);
+  out += ",\"urn\":";
+  append_json_string(out, c.urn);
+  out += ",\"work\":";
+  append_json_string(out, c.work);
+  out += ",\"jurisdiction\":";
+  append_json_string(out, c.jurisdiction);
+  out += c.complete ? ",\"complete\":true,\"rule\":" : ",\"complete\":false,\"rule\":";
+  append_json_string(out, c.rule);
+  out += ",\"href\":";
+  append_json_string(out, href);
+  out += "}\n";
 }
 
 }  // namespace
 
-// Extracts the citations of one input (a path or "-"), streaming it through the view builder.
+// Extracts the citations of one input (a path or "-"), streaming it through the view builder;
+// `each_chunk` receives each chunk's citations (so memory does not grow with the input).
+template <class EachChunk>
 Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
-                    const std::string& path, const std::string& self,
-                    std::vector<extract::Citation>& out) {
+                    const std::string& path, const std::string& self, EachChunk&& each_chunk) {
+  std::vector<extract::Citation> out;
   InputFile in;
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
@@ -182,7 +198,9 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
   bool first = true;
   auto drain = [&]() -> Status {
     while (auto chunk = builder.next()) {
+      out.clear();
       if (Status s = x.extract(*chunk, *session, out); !s) return s;
+      each_chunk(out);
     }
     return Status::Ok();
   };
@@ -226,17 +244,24 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   ExtractSetup s;
   if (int rc = setup(context, args, s); rc != 0) return rc;
   int status = 0;
-  std::vector<extract::Citation> citations;
+  std::string buffer;
   for (const std::string& path : args.positional()) {
-    citations.clear();
     const std::string shown = path == "-" ? "-" : path;
-    Status st = extract_file(*s.extractor, s.view, path, s.self, citations);
-    for (const auto& c : citations) write_json_line(stdout, citation_json(shown, c, href_of(s, c)));
+    Status st = extract_file(*s.extractor, s.view, path, s.self,
+                             [&](const std::vector<extract::Citation>& citations) {
+                               buffer.clear();
+                               for (const auto& c : citations) {
+                                 append_citation_line(buffer, shown, c, href_of(s, c));
+                               }
+                               std::fwrite(buffer.data(), 1, buffer.size(), stdout);
+                             });
     if (!st) {
       status = 1;
-      write_json_line(stdout, json{{"file", shown}, {"error", st.error().to_string()}});
-      std::fprintf(stderr, "lexlink extract: %s: %s\n", shown.c_str(),
-                   st.error().to_string().c_str());
+      // The file is named once: in "file", and first on the stderr line.
+      const Error& e = st.error();
+      const std::string why = e.file == path ? e.message : e.to_string();
+      write_json_line(stdout, json{{"file", shown}, {"error", why}});
+      std::fprintf(stderr, "lexlink extract: %s: %s\n", shown.c_str(), why.c_str());
     }
   }
   std::fflush(stdout);
@@ -460,7 +485,11 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     std::error_code ec;
     bytes += fs::file_size(path, ec);
     cites.clear();
-    if (Status st = extract_file(*s.extractor, s.view, path, "", cites); !st) {
+    if (Status st = extract_file(*s.extractor, s.view, path, "",
+                                 [&](const std::vector<extract::Citation>& chunk) {
+                                   cites.insert(cites.end(), chunk.begin(), chunk.end());
+                                 });
+        !st) {
       std::fprintf(stderr, "lexlink eval: %s: %s\n", path.c_str(), st.error().to_string().c_str());
       return 1;
     }

@@ -4,12 +4,17 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace lexlink::cli {
 
 std::string to_json_line(const nlohmann::ordered_json& value);
+
+// Appends `s` as a JSON string (quotes included) to `out`: escapes what JSON requires and
+// replaces invalid UTF-8 with U+FFFD. For hot output paths that do not build JSON objects.
+void append_json_string(std::string& out, std::string_view s);
 
 // Writes value + '\n' to `out`.
 void write_json_line(std::FILE* out, const nlohmann::ordered_json& value);

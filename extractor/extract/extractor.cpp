@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "common/utf8.h"
 #include "extract/units.h"
@@ -66,6 +68,21 @@ struct Act {
   std::string measure_type;
 };
 
+// Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
+// and "lei:1966-10-25;5172").
+bool same_act(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  urn::ParseOptions po;
+  po.allow_unnumbered = true;
+  auto x = urn::parse(a, po), y = urn::parse(b, po);
+  if (!x || !y) return false;
+  return x->jurisdiction_code() == y->jurisdiction_code() &&
+         x->get(urn::Kind::kAuthority) == y->get(urn::Kind::kAuthority) &&
+         x->get(urn::Kind::kMeasure) == y->get(urn::Kind::kMeasure) &&
+         x->get(urn::Kind::kNumbers) == y->get(urn::Kind::kNumbers) && x->year() == y->year() &&
+         !x->year().empty();
+}
+
 }  // namespace
 
 struct Extractor::Engine {
@@ -112,20 +129,46 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
-    // Triggers: every variant of every trigger class.
+    // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
+    // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
+    // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
+    // a phrase is enough, and fixed literals keep the scan fast.
     std::vector<std::vector<std::string>> triggers;
+    std::set<std::string> seen;
+    auto add_trigger = [&](const std::string& phrase) {
+      std::vector<std::string> tokens;
+      std::size_t start = 0;
+      while (start <= phrase.size()) {
+        const std::size_t sp = phrase.find(' ', start);
+        tokens.push_back(phrase.substr(start, sp == std::string::npos ? sp : sp - start));
+        if (sp == std::string::npos) break;
+        start = sp + 1;
+      }
+      std::size_t best = tokens.size();
+      for (std::size_t k = 0; k < tokens.size(); ++k) {
+        if (utf8::count_code_points(tokens[k]) >= 3 && lexicon::is_word_char(static_cast<unsigned char>(tokens[k][0])) &&
+            (best == tokens.size() || tokens[k].size() > tokens[best].size())) {
+          best = k;
+        }
+      }
+      std::vector<std::string> chosen;
+      if (best < tokens.size()) {
+        chosen.push_back(tokens[best]);
+      } else {
+        chosen = tokens;  // written together: "d.p.r."
+      }
+      std::string key;
+      for (const auto& t : chosen) key += t + '\x1f';
+      if (seen.insert(key).second) triggers.push_back(std::move(chosen));
+    };
     for (const auto& cls : engine->g.lexicon().classes()) {
       if (!cls.trigger) continue;
-      for (const std::string& v : cls.variants) {
-        std::vector<std::string> tokens;
-        std::size_t start = 0;
-        while (start <= v.size()) {
-          const std::size_t sp = v.find(' ', start);
-          tokens.push_back(v.substr(start, sp == std::string::npos ? sp : sp - start));
-          if (sp == std::string::npos) break;
-          start = sp + 1;
-        }
-        triggers.push_back(std::move(tokens));
+      for (const std::string& v : cls.variants) add_trigger(v);
+      for (const std::string& w : cls.written) {
+        const bool accented = std::any_of(w.begin(), w.end(), [](char c) {
+          return static_cast<unsigned char>(c) >= 0x80;
+        });
+        if (accented) add_trigger(w);
       }
     }
     if (triggers.empty()) {
@@ -225,8 +268,16 @@ namespace {
 std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
   switch (enc) {
     case text::Encoding::kUtf8: {
+      // Bytes that are not continuation bytes (10xxxxxx), eight at a time.
       std::uint64_t n = 0;
-      for (char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      std::size_t i = 0;
+      for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, bytes.data() + i, 8);
+        const std::uint64_t continuation = (w & ~(w << 1)) & 0x8080808080808080ull;
+        n += 8 - static_cast<std::uint64_t>(__builtin_popcountll(continuation));
+      }
+      for (; i < bytes.size(); ++i) n += (static_cast<unsigned char>(bytes[i]) & 0xC0) != 0x80;
       return n;
     }
     case text::Encoding::kUtf16Le:
@@ -362,6 +413,30 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         if (bit != st.breaks.end() && *bit < u.tokens.tokens[t].begin + 1 &&
             *bit >= u.tokens.tokens[t - 1].end) {
           u.tokens.tokens[t].newlines_before = 2;
+        }
+      }
+      // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
+      // heading of the document's own structure: it joins no citation.
+      for (std::size_t t = first_token; t < end_token; ++t) {
+        const lexicon::Token& tok = u.tokens.tokens[t];
+        const bool line_start = t == first_token ? (tok.begin == 0 || text[tok.begin - 1] == '\n')
+                                                 : tok.newlines_before >= 1;
+        if (!line_start || g.partitions_class() < 0) continue;
+        const lexicon::PhraseMatch pm = g.lexicon().longest_at(
+            u.tokens, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+        if (pm.cls != g.partitions_class()) continue;
+        std::size_t k = t + pm.count, values = 0;
+        bool number = false;
+        while (k < end_token && u.tokens.tokens[k].newlines_before == 0 && values < 4) {
+          number = number || u.tokens.tokens[k].kind == lexicon::TokenKind::kNumber;
+          ++k;
+          ++values;
+        }
+        const bool line_ends = k == end_token ? hi == text.size() || text[hi] == '\n'
+                                              : u.tokens.tokens[k].newlines_before >= 1;
+        if (number && line_ends && values <= 3) {
+          u.tokens.tokens[t].newlines_before = 2;
+          if (k < end_token) u.tokens.tokens[k].newlines_before = 2;
         }
       }
       u.units.push_back(Unit{});
@@ -568,7 +643,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
-            st.previous.work == work_name && s >= st.previous.end_unit &&
+            same_act(st.previous.work, work_name) && s >= st.previous.end_unit &&
             s - st.previous.end_unit <= 3) {
           bool only_punct = true;
           for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
@@ -647,11 +722,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) return s;
   }
   // Sort this chunk's citations, drop exact duplicates, map to the original.
-  std::sort(out.begin() + static_cast<long>(first_new), out.end(),
-            [](const Citation& a, const Citation& b) {
-              return a.text_begin != b.text_begin ? a.text_begin < b.text_begin
-                                                  : a.text_end > b.text_end;
-            });
+  // By start; citations starting together keep the order they were read in (list items).
+  std::stable_sort(out.begin() + static_cast<long>(first_new), out.end(),
+                   [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; });
   out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
                         [](const Citation& a, const Citation& b) {
                           return a.text_begin == b.text_begin && a.text_end == b.text_end &&
@@ -671,7 +744,8 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     if (line_end == std::string_view::npos) line_end = t.size();
     auto blank = [](std::string_view x) {
       for (char ch : x) {
-        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '.' && ch != ',' && ch != ';') {
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n' && ch != '.' && ch != ',' &&
+            ch != ';') {
           return false;
         }
       }
@@ -679,7 +753,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     };
     std::size_t lines_before = 0;
     for (std::size_t k = 0; k < line_begin; ++k) lines_before += t[k] == '\n';
-    const bool heading = c.urn == c.work && lines_before <= 3 &&
+    // A heading is followed by the document's body.
+    const bool body_follows = line_end < t.size() && !blank(t.substr(line_end));
+    const bool heading = c.urn == c.work && lines_before <= 3 && body_follows &&
                          blank(t.substr(line_begin, b - line_begin)) &&
                          blank(t.substr(e, line_end - e));
     if (heading) {

@@ -269,7 +269,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     const Unit& unit = u_.units[i];
     const bool letters = format == "letter" || format == "letter-index";
     if (letters && single_letter(i) != 0 &&
-        (unit_is(i + 1, ")") || unit_is(i + 1, "\"") || (i > s.begin && unit_is(i - 1, "\"")))) {
+        (unit_is(i + 1, ")") || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"")))) {
       const char l = single_letter(i);
       Element e{Element::Kind::kValue, {}, {}};
       e.value.text = format == "letter" ? std::string(1, l) : std::to_string(l - 'a' + 1);

@@ -12,7 +12,12 @@
 namespace lexlink::grammar {
 
 bool Grammar::is_roman(std::string_view s) {
-  if (s.empty()) return false;
+  if (s.empty() || s.size() > 15) return false;
+  for (char c : s) {  // quick rejection: most words hold a letter that is no roman digit
+    if (c != 'i' && c != 'v' && c != 'x' && c != 'l' && c != 'c' && c != 'd' && c != 'm') {
+      return false;
+    }
+  }
   // m{0,3} (cm|cd|d?c{0,3}) (xc|xl|l?x{0,3}) (ix|iv|v?i{0,3})
   std::size_t i = 0;
   auto take = [&](char c, int most) {
@@ -51,9 +56,8 @@ const std::string& Grammar::setting(std::string_view key) const {
 std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens,
                                    const lexicon::Token& t) const {
   const std::string_view norm = tokens.norm(t);
-  if (!literal_symbol_.empty()) {
-    auto it = literal_symbol_.find(norm);
-    if (it != literal_symbol_.end()) return it->second;
+  if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
+    return static_cast<std::uint8_t>(lit);
   }
   switch (t.kind) {
     case lexicon::TokenKind::kNumber: {
@@ -815,6 +819,8 @@ class Loader {
       g_.literal_symbol_.emplace(lit, static_cast<std::uint8_t>(next++));
       g_.symbol_names_.push_back("\"" + lit + "\"");
     }
+    for (const auto& [lit, sym] : g_.literal_symbol_) g_.literal_index_.add(lit, sym);
+    g_.literal_index_.build();
     for (Rule& r : g_.rules_) {
       std::string regex;
       if (Status s = emit_regex(r.match, regex, 0); !s) return s;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/string_table.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/tokenizer.h"
 
@@ -125,6 +126,7 @@ class Grammar {
   std::map<std::string, std::string, std::less<>> settings_;
   std::vector<std::uint8_t> class_symbol_;
   std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
+  StringTable literal_index_;  // the same, for lookups in the hot path
   std::vector<std::string> symbol_names_;
   std::vector<std::string> files_;
   std::uint64_t data_hash_ = 0;

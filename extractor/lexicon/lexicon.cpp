@@ -128,6 +128,15 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
       if (std::find(cls.variants.begin(), cls.variants.end(), folded) == cls.variants.end()) {
         cls.variants.push_back(folded);
       }
+      std::string written;
+      for (const Token& tok : t.tokens) {
+        if (!written.empty()) written += ' ';
+        written += t.raw(tok);
+      }
+      if (written != folded &&
+          std::find(cls.written.begin(), cls.written.end(), written) == cls.written.end()) {
+        cls.written.push_back(written);
+      }
       any = true;
     }
     if (!any) return file->error_at(row, 0, 0, "empty phrase");
@@ -135,15 +144,23 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
     cls.row_lines.push_back(row.line);
   }
   classes_.push_back(std::move(cls));
+  // Rebuild the index of first tokens (a few thousand entries: cheap, and done at load only).
+  first_index_ = StringTable();
+  lists_.clear();
+  for (const auto& [first, list] : by_first_) {
+    first_index_.add(first, static_cast<std::uint32_t>(lists_.size()));
+    lists_.push_back(&list);
+  }
+  first_index_.build();
   return Status::Ok();
 }
 
 PhraseMatch Lexicon::longest_at(const Tokens& tokens, std::uint32_t i, std::uint32_t end) const {
   PhraseMatch m;
-  auto it = by_first_.find(tokens.norm(tokens.tokens[i]));
-  if (it == by_first_.end()) return m;
+  const std::uint32_t list = first_index_.find(tokens.norm(tokens.tokens[i]));
+  if (list == StringTable::kMissing) return m;
   const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
-  for (const Entry& e : it->second) {
+  for (const Entry& e : *lists_[list]) {
     if (i + 1 + e.rest.size() > n) continue;
     bool ok = true;
     for (std::size_t k = 0; ok && k < e.rest.size(); ++k) {

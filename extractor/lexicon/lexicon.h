@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/string_table.h"
 #include "lexicon/tokenizer.h"
 
 namespace lexlink::lexicon {
@@ -29,6 +30,9 @@ struct LexiconClass {
   std::vector<std::vector<std::string>> rows;  // attribute values, one vector per row
   std::vector<std::uint32_t> row_lines;    // line of each row in `file`
   std::vector<std::string> variants;       // every normalised variant ("d . lgs .")
+  // Every variant as written in the file, its tokens joined by one space ("D. Lgs.",
+  // "Constituição"): the scanner also looks for the accented spelling.
+  std::vector<std::string> written;
   bool trigger = false;                    // its phrases start windows of text to read
 
   // The column index of `attribute`, or -1.
@@ -65,8 +69,10 @@ class Lexicon {
     std::vector<std::string> exact;  // when not empty: every token as written
   };
   std::vector<LexiconClass> classes_;
-  // First normalised token -> entries, longest first.
+  // First normalised token -> entries, longest first; first_index_ maps the token to its list.
   std::map<std::string, std::vector<Entry>, std::less<>> by_first_;
+  std::vector<const std::vector<Entry>*> lists_;
+  StringTable first_index_;
   // Normalised phrase -> where it was defined (for duplicate messages).
   std::map<std::string, std::string, std::less<>> defined_at_;
 };

@@ -198,17 +198,16 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
     }
     if (cls == kDigit) {
       begin_token(i, TokenKind::kNumber);
-      const std::size_t start = i;
       while (i < n && kByteClass[static_cast<unsigned char>(text[i])] == kDigit) ++i;
-      out.norms.append(text.data() + start, i - start);
       end_token(i);
+      out.tokens.back().norm_in_source = true;  // digits are their own normal form
       continue;
     }
     if (cls == kPunct) {
       begin_token(i, TokenKind::kPunct);
-      out.norms += static_cast<char>(b);
       ++i;
       end_token(i);
+      out.tokens.back().norm_in_source = true;
       continue;
     }
     // A letter (ASCII) or a non-ASCII character.
@@ -239,8 +238,21 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       end_token(i);
       continue;
     }
-    // A word: letters, marks and ignorable characters.
+    // A word: letters, marks and ignorable characters. Fast path: a lower-case ASCII word is its
+    // own normal form.
     begin_token(i, TokenKind::kWord);
+    {
+      std::size_t k = i;
+      while (k < n && text[k] >= 'a' && text[k] <= 'z') ++k;
+      const std::uint8_t next =
+          k < n ? kByteClass[static_cast<unsigned char>(text[k])] : static_cast<std::uint8_t>(kSpace);
+      if (k > i && next != kLetter && next != kHigh) {
+        i = k;
+        end_token(i);
+        out.tokens.back().norm_in_source = true;
+        continue;
+      }
+    }
     while (i < n) {
       const auto c = static_cast<unsigned char>(text[i]);
       const std::uint8_t k = kByteClass[c];

@@ -2,6 +2,7 @@
 
 #include <hs/hs.h>
 #include <re2/re2.h>
+#include <unicode/uchar.h>
 #include <re2/set.h>
 
 #include <algorithm>
@@ -79,42 +80,49 @@ bool on_boundaries(std::string_view text, std::size_t from, std::size_t to, cons
 
 }  // namespace
 
-std::string trigger_regex(const std::vector<std::string>& tokens) {
+std::string trigger_regex(const std::vector<std::string>& tokens, std::size_t* length) {
   std::string out;
-  for (std::size_t t = 0; t < tokens.size(); ++t) {
-    const std::string& tok = tokens[t];
-    if (t > 0) {
-      const Kind prev = kind_of(tokens[t - 1]), cur = kind_of(tok);
-      const bool need_space = prev == cur && cur != Kind::kPunct;
-      out += kSpaceClass;
-      out += need_space ? '+' : '*';
-    }
+  std::size_t bytes = 0;
+  bool fixed = true;
+  for (const std::string& tok : tokens) {
     std::size_t i = 0;
     while (i < tok.size()) {
       std::size_t len;
       const char32_t cp = utf8::decode(tok, i, len);
       i += len;
-      if (cp >= 'a' && cp <= 'z') {
+      if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z')) {
+        // Both cases as a class (no engine flag: both engines then agree to the byte, and
+        // Hyperscan still sees a case-insensitive literal).
         out += '[';
-        for (char32_t v : lexicon::letters_folding_to(static_cast<char>(cp))) append_cp(out, v);
+        out += static_cast<char>(cp | 0x20);
+        out += static_cast<char>(cp & ~0x20u);
         out += ']';
-      } else if (cp == '-') {
-        out += "[\\x{2d}\\x{2010}-\\x{2015}\\x{2212}\\x{fe63}\\x{ff0d}]";
-      } else if (cp == '\'') {
-        out += "[\\x{27}\\x{2018}-\\x{201b}\\x{2032}\\x{b4}\\x{2bc}]";
-      } else if (cp == '"') {
-        out += "[\\x{22}\\x{201c}-\\x{201f}\\x{2033}]";
+        bytes += 1;
+      } else if (cp >= 0x80 && lexicon::is_word_char(cp)) {
+        const auto lower = static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp)));
+        const auto upper = static_cast<char32_t>(u_toupper(static_cast<UChar32>(cp)));
+        std::string a, b;
+        utf8::append(a, lower);
+        utf8::append(b, upper);
+        out += '[';
+        append_cp(out, lower);
+        if (upper != lower && a.size() == b.size()) append_cp(out, upper);
+        out += ']';
+        bytes += a.size();
       } else {
         append_cp(out, cp);
+        bytes += len;
       }
     }
   }
+  if (length != nullptr) *length = fixed ? bytes : 0;
   return out;
 }
 
 struct TriggerScanner::Hs {
   hs_database_t* db = nullptr;
   std::vector<Edges> edges;
+  std::vector<std::size_t> lengths;
   ~Hs() {
     if (db != nullptr) hs_free_database(db);
   }
@@ -122,8 +130,8 @@ struct TriggerScanner::Hs {
 
 struct TriggerScanner::Re2 {
   std::unique_ptr<re2::RE2::Set> set;
-  std::vector<std::unique_ptr<re2::RE2>> each;
   std::vector<Edges> edges;
+  std::vector<std::size_t> lengths;
 };
 
 TriggerScanner::~TriggerScanner() = default;
@@ -134,10 +142,21 @@ TriggerScanner::Scratch::~Scratch() {
 
 namespace {
 
-std::string cache_path(const TriggerOptions& o) {
+// The cache file of a database: keyed by the data hash and by the patterns themselves (their
+// text, flags and order), so a change in how triggers are generated never reuses a stale one.
+std::string cache_path(const TriggerOptions& o, const std::vector<std::string>& regexes) {
+  std::uint64_t h = 14695981039346656037ull ^ o.data_hash;
+  for (const std::string& r : regexes) {
+    for (char c : r) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ull;
+    }
+    h ^= 0xFF;
+    h *= 1099511628211ull;
+  }
   char name[96];
-  std::snprintf(name, sizeof name, "triggers-%016llx-hs%s.db",
-                static_cast<unsigned long long>(o.data_hash), hs_version());
+  std::snprintf(name, sizeof name, "triggers-%016llx-%zu-hs%s.db",
+                static_cast<unsigned long long>(h), regexes.size(), hs_version());
   std::string n = name;
   for (char& c : n) {
     if (c == ' ') c = '_';
@@ -153,12 +172,15 @@ Error hs_error(const std::string& what, hs_error_t code) {
 struct HsContext {
   std::string_view text;
   const std::vector<Edges>* edges;
+  const std::vector<std::size_t>* lengths;
   std::vector<std::uint32_t>* hits;
 };
 
-int on_match(unsigned int id, unsigned long long from, unsigned long long to, unsigned int,
+int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int,
              void* ctx) {
   auto* c = static_cast<HsContext*>(ctx);
+  if (id >= c->lengths->size() || to < (*c->lengths)[id]) return 1;  // not our database: stop
+  const std::size_t from = to - (*c->lengths)[id];
   if (on_boundaries(c->text, from, to, (*c->edges)[id])) {
     c->hits->push_back(static_cast<std::uint32_t>(from));
   }
@@ -174,10 +196,14 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
   s->engine_ = options.engine;
   std::vector<std::string> regexes;
   std::vector<Edges> edges;
+  std::vector<std::size_t> lengths;
   for (const auto& t : triggers) {
     if (t.empty()) return make_error(ErrorCode::kDataError, "empty trigger phrase");
-    regexes.push_back(trigger_regex(t));
+    std::size_t length = 0;
+    regexes.push_back(trigger_regex(t, &length));
+    if (length == 0) return make_error(ErrorCode::kDataError, "a trigger of no fixed length");
     edges.push_back(edges_of(t));
+    lengths.push_back(length);
   }
   if (options.engine == Engine::kRe2) {
     auto r = std::make_unique<Re2>();
@@ -189,26 +215,23 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
       if (r->set->Add(rx, &err) < 0) {
         return make_error(ErrorCode::kInternal, "trigger regex rejected by RE2: " + err);
       }
-      r->each.push_back(std::make_unique<re2::RE2>(rx, o));
-      if (!r->each.back()->ok()) {
-        return make_error(ErrorCode::kInternal, "trigger regex rejected by RE2: " +
-                                                    r->each.back()->error());
-      }
     }
     if (!r->set->Compile()) return make_error(ErrorCode::kInternal, "RE2::Set compile failed");
     r->edges = std::move(edges);
+    r->lengths = std::move(lengths);
     s->re2_ = std::move(r);
     return std::shared_ptr<const TriggerScanner>(std::move(s));
   }
 
   auto hs = std::make_unique<Hs>();
   hs->edges = std::move(edges);
+  hs->lengths = std::move(lengths);
   // A cached database, if its data hash matches.
   if (!options.cache_dir.empty()) {
     std::string bytes;
-    if (read_file(cache_path(options), bytes) &&
+    if (read_file(cache_path(options, regexes), bytes) &&
         hs_deserialize_database(bytes.data(), bytes.size(), &hs->db) == HS_SUCCESS) {
-      s->from_cache_ = true;
+      s->from_cache_ = true;  // the file name holds the patterns' hash and count
     } else {
       hs->db = nullptr;
     }
@@ -218,7 +241,7 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
     std::vector<unsigned> flags, ids;
     for (std::size_t i = 0; i < regexes.size(); ++i) {
       exprs.push_back(regexes[i].c_str());
-      flags.push_back(HS_FLAG_UTF8 | HS_FLAG_SOM_LEFTMOST);
+      flags.push_back(HS_FLAG_UTF8);
       ids.push_back(static_cast<unsigned>(i));
     }
     hs_compile_error_t* err = nullptr;
@@ -240,7 +263,7 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
       if (hs_serialize_database(hs->db, &bytes, &length) == HS_SUCCESS) {
         std::error_code ec;
         std::filesystem::create_directories(options.cache_dir, ec);
-        const std::string path = cache_path(options);
+        const std::string path = cache_path(options, regexes);
         const std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(bytes));
         if (std::FILE* f = std::fopen(tmp.c_str(), "wb")) {
           const bool ok = std::fwrite(bytes, 1, length, f) == length;
@@ -276,10 +299,14 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
     if (scratch.hs_scratch == nullptr) {
       return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
     }
-    HsContext ctx{text, &hs_->edges, &scratch.hits};
+    HsContext ctx{text, &hs_->edges, &hs_->lengths, &scratch.hits};
     const hs_error_t rc =
         hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
                 static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
+    if (rc == HS_SCAN_TERMINATED) {
+      return make_error(ErrorCode::kInternal,
+                        "the trigger database does not match its patterns (remove the cache)");
+    }
     if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
   } else {
     std::vector<int> matched;
@@ -289,10 +316,7 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
       matched.clear();
       if (!re2_->set->Match(rest, &matched)) continue;
       for (int id : matched) {
-        re2::StringPiece m;
-        const auto& rx = *re2_->each[static_cast<std::size_t>(id)];
-        if (!rx.Match(text, p, text.size(), re2::RE2::ANCHOR_START, &m, 1)) continue;
-        const std::size_t end = p + m.size();
+        const std::size_t end = p + re2_->lengths[static_cast<std::size_t>(id)];
         if (on_boundaries(text, p, end, re2_->edges[static_cast<std::size_t>(id)])) {
           scratch.hits.push_back(static_cast<std::uint32_t>(p));
           break;

@@ -1,0 +1,61 @@
+// common/string_table: an immutable map from strings to small integers, built once, looked up
+// fast (open addressing, one hash per lookup, keys kept in one buffer). For the hot paths that
+// look up every token of a text: lexicon phrases, grammar literals.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lexlink {
+
+class StringTable {
+ public:
+  static constexpr std::uint32_t kMissing = 0xFFFFFFFF;
+
+  // Adds `key` with `value` (a key added twice keeps its first value). Before build() only.
+  void add(std::string_view key, std::uint32_t value);
+  // Makes the table ready for lookups.
+  void build();
+
+  std::uint32_t find(std::string_view key) const {
+    if (slots_.empty()) return kMissing;
+    const std::uint64_t h = hash(key);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.value == kMissing) return kMissing;
+      if (s.hash == h && s.length == key.size() &&
+          std::string_view(keys_).substr(s.offset, s.length) == key) {
+        return s.value;
+      }
+    }
+  }
+  bool empty() const { return entries_.empty() && slots_.empty(); }
+
+  static std::uint64_t hash(std::string_view key) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (char c : key) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ull;
+    }
+    return h ^ (h >> 29);
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t offset = 0;
+    std::uint32_t length = 0;
+    std::uint32_t value = kMissing;
+  };
+  struct Entry {
+    std::uint32_t offset, length, value;
+  };
+  std::string keys_;
+  std::vector<Entry> entries_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+};
+
+}  // namespace lexlink

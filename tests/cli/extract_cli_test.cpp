@@ -1,0 +1,143 @@
+// `lexlink extract` and `lexlink eval` end to end: the JSON Lines contract, the fast (Hyperscan)
+// and reference (RE2) paths giving the same bytes on every bundled document, the scores on the
+// bundled corpora as a regression guard, and hostile inputs (binary, huge lines, endless lists).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+using lexlink::test::data_path;
+using lexlink::test::run_cli;
+using lexlink::test::split;
+using nlohmann::json;
+
+namespace {
+
+std::vector<json> json_lines(const std::string& out) {
+  std::vector<json> lines;
+  for (const std::string& line : split(out, "\n")) {
+    if (!line.empty()) lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("extract prints the documented fields for each citation", "[cli][extract]") {
+  const std::string path = write_temp(
+      "lexlink-extract-fields.txt",
+      "Visto l'articolo 17, commi 3 e 4, della legge 23 agosto 1988, n. 400;\n"
+      "Vista la direttiva 95/46/CE e il regolamento (UE) 2016/679;\n");
+  auto r = run_cli({"extract", "--jurisdiction", "it", path});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 4);
+  for (const char* field : {"file", "start", "end", "char_start", "char_end", "text", "urn", "work",
+                            "jurisdiction", "complete", "rule", "href"}) {
+    INFO(field);
+    CHECK(lines[0].contains(field));
+  }
+  CHECK(lines[0]["urn"] == "urn:lex:it:stato:legge:1988-08-23;400~art17-com3");
+  CHECK(lines[0]["text"] == "articolo 17, commi 3");
+  CHECK(lines[0]["start"] == 8);  // "Visto l'" is 8 bytes
+  CHECK(lines[1]["urn"] == "urn:lex:it:stato:legge:1988-08-23;400~art17-com4");
+  CHECK(lines[1]["work"] == "urn:lex:it:stato:legge:1988-08-23;400");
+  CHECK(lines[2]["urn"] == "urn:lex:eu:european.union:directive:1995;1995-46");
+  CHECK(lines[2]["complete"] == false);
+  CHECK(lines[2]["jurisdiction"] == "eu");
+  CHECK(lines[3]["urn"] == "urn:lex:eu:european.union:regulation:2016;2016-679");
+  auto resolver = run_cli({"extract", "--href", "resolver", path});
+  const auto rl = json_lines(resolver.out);
+  REQUIRE(rl.size() == 4);
+  CHECK(rl[3]["href"] == "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32016R0679");
+}
+
+TEST_CASE("the Hyperscan and RE2 paths give the same bytes on every bundled document",
+          "[cli][extract]") {
+  std::size_t documents = 0;
+  for (const char* corpus : {"it-normattiva-gazzetta-civica", "br-lexml-eta"}) {
+    const std::string jurisdiction = std::string(corpus).substr(0, 2);
+    for (const auto& e : std::filesystem::directory_iterator(
+             data_path(std::string("corpora/") + corpus + "/text"))) {
+      INFO(e.path());
+      auto fast = run_cli({"extract", "--jurisdiction", jurisdiction, e.path().string()});
+      auto slow = run_cli(
+          {"extract", "--jurisdiction", jurisdiction, "--engine", "re2", e.path().string()});
+      REQUIRE(fast.exit_code == 0);
+      REQUIRE(slow.exit_code == 0);
+      CHECK(!fast.out.empty());
+      CHECK(fast.out == slow.out);
+      ++documents;
+    }
+  }
+  CHECK(documents >= 10);
+}
+
+TEST_CASE("the bundled corpora score at least what they scored when recorded", "[cli][eval]") {
+  // Scores measured when this test was written (README "Accuracy"); a drop is a regression.
+  const struct {
+    const char* corpus;
+    double work, partition;
+  } kFloors[] = {{"it-normattiva-gazzetta-civica", 0.94, 0.91}, {"br-lexml-eta", 0.945, 0.91}};
+  for (const auto& f : kFloors) {
+    INFO(f.corpus);
+    auto r = run_cli({"eval", data_path(std::string("corpora/") + f.corpus)});
+    REQUIRE(r.exit_code == 0);
+    const auto lines = split(r.out, "\n");
+    REQUIRE(lines.size() >= 2);
+    double work = 0, part = 0;
+    REQUIRE(std::sscanf(lines[1].c_str(), "work_f1=%lf part_f1=%lf", &work, &part) == 2);
+    CHECK(work >= f.work);
+    CHECK(part >= f.partition);
+  }
+}
+
+TEST_CASE("extract refuses what it cannot read and goes on with the other files", "[cli][extract]") {
+  const std::string good = write_temp("lexlink-good.txt", "legge 3 aprile 2000, n. 56\n");
+  const std::string binary =
+      write_temp("lexlink-binary.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0", 15) +
+                                           std::string(4096, '\0'));
+  auto r = run_cli({"extract", binary, "/nonexistent/file.txt", good});
+  CHECK(r.exit_code == 1);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0]["file"] == binary);
+  CHECK(lines[0]["error"].get<std::string>().find("binary") != std::string::npos);
+  CHECK(lines[1]["error"].get<std::string>().find("cannot open") != std::string::npos);
+  CHECK(lines[2]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56");
+  CHECK(r.err.find("binary") != std::string::npos);
+
+  auto unknown = run_cli({"extract", "--jurisdiction", "xx", good});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("no grammar 'xx'") != std::string::npos);
+}
+
+TEST_CASE("hostile inputs take bounded time and give sane output", "[cli][extract]") {
+  // 100,000 list items: the chain is cut by the reading window, nothing explodes.
+  std::string list = "artt. 1";
+  for (int i = 2; i <= 100000; ++i) list += ", " + std::to_string(i);
+  list += " della legge 3 aprile 2000, n. 56\n";
+  auto r = run_cli({"extract", write_temp("lexlink-list.txt", list)});
+  REQUIRE(r.exit_code == 0);
+  CHECK(json_lines(r.out).size() >= 1);
+  CHECK(json_lines(r.out).size() < 1000);
+  // 8 MB without a newline, invalid UTF-8 and NUL-free control bytes around a citation.
+  std::string big(4 << 20, 'x');
+  big += " \xC3\x28 \x01 legge 3 aprile 2000, n. 56 ";
+  big += std::string(4 << 20, 'y');
+  auto b = run_cli({"extract", write_temp("lexlink-big.txt", big)});
+  REQUIRE(b.exit_code == 0);
+  const auto bl = json_lines(b.out);
+  REQUIRE(bl.size() == 1);
+  CHECK(bl[0]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56");
+  CHECK(bl[0]["start"] == (4 << 20) + 6);
+  CHECK(bl[0]["char_start"] == (4 << 20) + 6);  // each invalid byte counts as one character
+}
