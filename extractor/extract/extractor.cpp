@@ -112,6 +112,7 @@ struct Extractor::Session::State {
     std::uint32_t end_unit = 0;
     std::map<std::string, Span> captures;
     std::string work;
+    std::size_t citations = 0;  // how many it emitted (list items)
     bool valid = false;
   } previous;
 };
@@ -652,13 +653,29 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                          u.tokens.tokens[between.first_token].kind == lexicon::TokenKind::kPunct;
           }
           if (only_punct) {
-            reject("names again the act cited just before (an apposition)");
-            st.previous.end_unit = end;
-            emitted = true;
-            break;
+            // Keep the citation that gives the act's date or number ("testo unico bancario
+            // (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406 ... - Código
+            // Civil": the first).
+            auto has_digit = [](std::string_view t) {
+              return std::any_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+            };
+            std::uint32_t b = s, en = end;
+            while (b < en && u.units[b].token_count == 0) ++b;
+            const auto& ft = u.tokens.tokens[u.units[b].first_token];
+            const auto& lt = u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
+            const bool explicit_now = has_digit(text.substr(ft.begin, lt.end - ft.begin));
+            if (!(explicit_now && st.previous.citations == 1 && !out.empty() &&
+                  !has_digit(out.back().text))) {
+              reject("names again the act cited just before (an apposition)");
+              st.previous.end_unit = end;
+              emitted = true;
+              break;
+            }
+            out.pop_back();  // the name goes; the explicit citation below replaces it
           }
         }
         bool any = false;
+        std::size_t emitted_here = 0;
         for (const auto& item : items) {
           std::string ref = work;
           if (!item.id.empty()) ref += "~" + item.id;
@@ -683,6 +700,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           if (ex != nullptr) ex->urns.push_back(c.urn);
           out.push_back(std::move(c));
           any = true;
+          ++emitted_here;
         }
         if (!any) {
           reject("no valid reference name");
@@ -697,6 +715,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         st.previous.end_unit = end;
         st.previous.captures = std::move(caps);
         st.previous.work = work_name;
+        st.previous.citations = emitted_here;
         emitted = true;
         break;
       }

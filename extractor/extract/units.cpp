@@ -388,6 +388,9 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   const Level* current = nullptr;
   Level current_level;
   bool range_next = false, and_seen = false;
+  // The current level was announced by ordinals ("terzo comma"): a bare number after it belongs
+  // to the level above ("articoli 270, terzo comma e 306").
+  bool ordinal_level = false;
   std::vector<Value> pending;  // ordinal words waiting for their level word
   std::size_t guard = 0;
 
@@ -458,6 +461,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           current = &current_level;
           and_seen = false;
           range_next = false;
+          ordinal_level = !pending.empty();
           if (e.level.format.rfind("fixed:", 0) == 0) {
             Value v;
             v.text = e.level.format.substr(6);
@@ -483,6 +487,10 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         }
         case Element::Kind::kValue:
           if (current == nullptr) break;  // a value before any level word: not ours to read
+          if (ordinal_level && path.size() >= 2 && path.back().level.id == current_level.id) {
+            current_level = path[path.size() - 2].level;
+            ordinal_level = false;
+          }
           if (!add(current_level, e.value)) return {};
           break;
         case Element::Kind::kAnd: and_seen = true; break;
