@@ -89,15 +89,25 @@ Format sniff_format(std::string_view s) {
     if (first_tag.find("xmlns") != std::string_view::npos) return Format::kXml;
     return is_common_html_element(name) ? Format::kHtml : Format::kXml;
   }
-  // Text with markup in it: HTML when common HTML tags occur often enough.
+  // Text with markup in it: HTML when common HTML tags occur often enough. The links lexlink
+  // writes into plain text (`<a data-lexlink="" ...>...</a>`) do not count, so that a marked-up
+  // text is read as text again.
   std::size_t tags = 0;
+  bool other_anchor = false;
   for (std::size_t k = s.find('<', i); k != std::string_view::npos && k + 1 < s.size();
        k = s.find('<', k + 1)) {
     std::size_t at = k + 1;
-    if (s[at] == '/') ++at;
-    if (at < s.size() && is_alpha(s[at]) && is_common_html_element(tag_name_at(s, at))) {
-      if (++tags >= 3) return Format::kHtml;
+    const bool close = s[at] == '/';
+    if (close) ++at;
+    if (at >= s.size() || !is_alpha(s[at])) continue;
+    const std::string name = tag_name_at(s, at);
+    if (!is_common_html_element(name)) continue;
+    if (name == "a") {
+      if (!close && s.substr(k, 18) == "<a data-lexlink=\"\"") continue;
+      if (!close) other_anchor = true;
+      if (close && !other_anchor) continue;
     }
+    if (++tags >= 3) return Format::kHtml;
   }
   return Format::kText;
 }

@@ -1,14 +1,17 @@
 // text/view_builder: turns a document, fed in pieces of any size, into TextView chunks.
 //
 // Plain text and HTML stream: memory stays bounded by ViewOptions::chunk_bytes (plus the longest
-// single tag or entity, itself bounded) whatever the input size. XML is parsed whole with
-// pugixml (it needs the document to learn its structure); its size is bounded by
-// ViewOptions::max_document_bytes, beyond which the builder fails with kLimitExceeded.
+// single tag or entity, itself bounded) whatever the input size. XML is read whole (whether it
+// is well-formed, hence whether it is read as XML or as HTML, is known only at its end); its
+// size is bounded by ViewOptions::max_document_bytes, beyond which the builder fails with
+// kLimitExceeded. chunk_bytes counts decoded (UTF-8) bytes.
 //
-// Chunk boundaries fall where no citation can cross them: a block boundary (HTML/XML), a blank
-// line (plain text), else a line end, else white space; only an input with none of these for
-// chunk_bytes (a 1 GB line without spaces) is cut at a character boundary. Chunks never split a
-// character, a tag, an entity or an existing link.
+// Chunk boundaries fall where no citation can cross them. Once a chunk holds chunk_bytes, it
+// ends at the next block boundary (HTML/XML block element, plain-text blank line); from 1.25x
+// chunk_bytes at a line end, from 1.5x at white space, and from 1.75x anywhere (a 1 GB line
+// without spaces is cut at a character boundary). Chunks never split a character, an entity or
+// a tag shorter than 64 KB; they split an existing link, a comment or a skipped element only
+// when it runs past 1.75x chunk_bytes (the zone, or the kOther tag, then comes in two parts).
 //
 // Usage:
 //   ViewBuilder b(options);
