@@ -80,8 +80,11 @@ void BM_Extract(benchmark::State& state, const char* grammar, const char* corpus
       benchmark::Counter(static_cast<double>(citations), benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(BM_Extract, it, "it", "it-normattiva-gazzetta-civica")
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Extract, br, "br", "br-lexml-eta")->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Extract, br, "br", "br-lexml-eta")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

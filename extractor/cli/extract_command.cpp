@@ -411,7 +411,9 @@ bool work_match(const std::optional<Parsed>& g, const std::optional<Parsed>& p) 
   return true;
 }
 
-double f1(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
+double f1(double p, double r) {
+  return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+}
 
 }  // namespace
 
@@ -502,7 +504,8 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     for (const auto& c : cites) {
       const auto p = score_parse(c.urn);
       bool overlaps_any = false;
-      for (const Gold& g : rows) overlaps_any = overlaps_any || (g.start < c.char_end && c.char_start < g.end);
+      for (const Gold& g : rows)
+        overlaps_any = overlaps_any || (g.start < c.char_end && c.char_start < g.end);
       if (!p || (jurs.count(p->jur) == 0 && !overlaps_any)) continue;
       ++n_pred;
       bool hw = false, hp = false;
@@ -545,10 +548,11 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
       }
     }
   }
-  const double el =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double pw = n_pred ? double(tp_w) / double(n_pred) : 0, rw = n_gold ? double(hit_w) / double(n_gold) : 0;
-  const double pp = n_pred ? double(tp_p) / double(n_pred) : 0, rp = n_gold ? double(hit_p) / double(n_gold) : 0;
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double pw = n_pred ? double(tp_w) / double(n_pred) : 0,
+               rw = n_gold ? double(hit_w) / double(n_gold) : 0;
+  const double pp = n_pred ? double(tp_p) / double(n_pred) : 0,
+               rp = n_gold ? double(hit_p) / double(n_gold) : 0;
   std::printf("%s: work P=%.3f R=%.3f F1=%.3f; partition P=%.3f R=%.3f F1=%.3f\n",
               fs::path(corpus).lexically_normal().filename().string().c_str(), pw, rw, f1(pw, rw),
               pp, rp, f1(pp, rp));

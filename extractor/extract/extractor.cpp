@@ -147,7 +147,8 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
       }
       std::size_t best = tokens.size();
       for (std::size_t k = 0; k < tokens.size(); ++k) {
-        if (utf8::count_code_points(tokens[k]) >= 3 && lexicon::is_word_char(static_cast<unsigned char>(tokens[k][0])) &&
+        if (utf8::count_code_points(tokens[k]) >= 3 &&
+            lexicon::is_word_char(static_cast<unsigned char>(tokens[k][0])) &&
             (best == tokens.size() || tokens[k].size() > tokens[best].size())) {
           best = k;
         }
@@ -166,9 +167,8 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
       if (!cls.trigger) continue;
       for (const std::string& v : cls.variants) add_trigger(v);
       for (const std::string& w : cls.written) {
-        const bool accented = std::any_of(w.begin(), w.end(), [](char c) {
-          return static_cast<unsigned char>(c) >= 0x80;
-        });
+        const bool accented = std::any_of(
+            w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
         if (accented) add_trigger(w);
       }
     }
@@ -180,7 +180,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     }
     scan::TriggerOptions to;
     to.engine = options.engine;
-    to.cache_dir = options.cache_dir == "-"   ? std::string()
+    to.cache_dir = options.cache_dir == "-"    ? std::string()
                    : options.cache_dir.empty() ? default_cache_dir()
                                                : options.cache_dir;
     to.data_hash = engine->g.data_hash();
@@ -448,9 +448,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           u.units.push_back(Unit{});
           u.symbols += static_cast<char>(grammar::symbol::kBreak);
         }
-        const lexicon::PhraseMatch m =
-            g.lexicon().longest_at(u.tokens, static_cast<std::uint32_t>(t),
-                                   static_cast<std::uint32_t>(end_token));
+        const lexicon::PhraseMatch m = g.lexicon().longest_at(
+            u.tokens, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
         Unit unit;
         unit.first_token = static_cast<std::uint32_t>(t);
         if (m.cls >= 0) {
@@ -608,7 +607,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         po.allow_unnumbered = true;  // the profiles' Constitution of Italy
         auto parsed = urn::parse(work, po);
         if (!parsed) {
-          if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error().message;
+          if (ex != nullptr)
+            ex->outcome = "the name '" + work + "' is invalid: " + parsed.error().message;
           continue;
         }
         const std::string jurisdiction(parsed->jurisdiction_code());
@@ -657,12 +657,14 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             // (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406 ... - Código
             // Civil": the first).
             auto has_digit = [](std::string_view t) {
-              return std::any_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+              return std::any_of(t.begin(), t.end(),
+                                 [](char ch) { return ch >= '0' && ch <= '9'; });
             };
             std::uint32_t b = s, en = end;
             while (b < en && u.units[b].token_count == 0) ++b;
             const auto& ft = u.tokens.tokens[u.units[b].first_token];
-            const auto& lt = u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
+            const auto& lt =
+                u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
             const bool explicit_now = has_digit(text.substr(ft.begin, lt.end - ft.begin));
             if (!(explicit_now && st.previous.citations == 1 && !out.empty() &&
                   !has_digit(out.back().text))) {
@@ -742,8 +744,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   }
   // Sort this chunk's citations, drop exact duplicates, map to the original.
   // By start; citations starting together keep the order they were read in (list items).
-  std::stable_sort(out.begin() + static_cast<long>(first_new), out.end(),
-                   [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; });
+  std::stable_sort(
+      out.begin() + static_cast<long>(first_new), out.end(),
+      [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; });
   out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
                         [](const Citation& a, const Citation& b) {
                           return a.text_begin == b.text_begin && a.text_end == b.text_end &&
@@ -791,8 +794,8 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     auto count_to = [&](std::uint64_t pos) -> std::uint64_t {
       if (pos >= st.count_pos) {
         const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
-        const std::string_view bytes = std::string_view(chunk.original)
-                                           .substr(from - chunk.orig_begin, pos - from);
+        const std::string_view bytes =
+            std::string_view(chunk.original).substr(from - chunk.orig_begin, pos - from);
         st.count_chars += count_code_points(bytes, chunk.encoding);
         st.count_pos = pos;
         return st.count_chars;
@@ -822,9 +825,9 @@ Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
   chunk.text = input;
   chunk.original = input;
   chunk.orig_end = input.size();
-  chunk.map = text::OffsetMap({text::Piece{0, 0, static_cast<std::uint32_t>(input.size()),
-                                           static_cast<std::uint32_t>(input.size()),
-                                           text::PieceKind::kCopy}});
+  chunk.map = text::OffsetMap(
+      {text::Piece{0, 0, static_cast<std::uint32_t>(input.size()),
+                   static_cast<std::uint32_t>(input.size()), text::PieceKind::kCopy}});
   auto session = start(self_urn);
   std::vector<Explanation> trace;
   std::vector<Citation> citations;

@@ -22,18 +22,18 @@
 namespace lexlink::extract {
 
 struct Citation {
-  std::uint64_t start = 0;       // original byte offsets [start, end)
+  std::uint64_t start = 0;  // original byte offsets [start, end)
   std::uint64_t end = 0;
   std::uint64_t char_start = 0;  // the same span in code points of the original
   std::uint64_t char_end = 0;
   std::uint64_t text_begin = 0;  // the span in the view's text
   std::uint64_t text_end = 0;
-  std::string text;              // the cited text, as the view reads it
-  std::string urn;               // the reference: the work plus "~partition" when one is cited
-  std::string work;              // the name of the act
-  std::string jurisdiction;      // of the name ("it", "eu", ...)
-  std::string rule;              // "grammar/rule"
-  bool complete = true;          // false for partial names (year without date, issuer unknown)
+  std::string text;          // the cited text, as the view reads it
+  std::string urn;           // the reference: the work plus "~partition" when one is cited
+  std::string work;          // the name of the act
+  std::string jurisdiction;  // of the name ("it", "eu", ...)
+  std::string rule;          // "grammar/rule"
+  bool complete = true;      // false for partial names (year without date, issuer unknown)
 };
 
 struct ExtractorOptions {
@@ -53,7 +53,7 @@ struct Explanation {
   std::vector<std::string> units;     // "text [symbol]" per unit of the match
   std::vector<std::string> captures;  // "name = text (class, file:line)"
   std::vector<std::string> urns;
-  std::string outcome;                // "emitted" or why not
+  std::string outcome;  // "emitted" or why not
 };
 
 class Extractor {

@@ -17,7 +17,9 @@ int to_int(std::string_view s) {
   return v;
 }
 
-bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 int days_in(int y, int m) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -215,7 +217,7 @@ std::optional<std::string> Interpreter::attribute(Span s, std::string_view attr)
 namespace {
 
 struct Value {
-  std::string text;       // formatted value ("3bis", "a", "1")
+  std::string text;  // formatted value ("3bis", "a", "1")
   Span span;
   int ordinal = -1;       // numeric value for ranges (-1: not rangeable)
   bool letter = false;    // a letter value (ranges go a..d)
@@ -225,7 +227,7 @@ struct Value {
 struct Level {
   std::string id;
   int rank = 0;
-  std::string format;   // number, letter, letter-index, roman, fixed:<v>
+  std::string format;  // number, letter, letter-index, roman, fixed:<v>
   std::string parent;
 };
 
@@ -384,7 +386,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   };
   std::vector<Step> path;
   std::vector<std::vector<Step>> cited;
-  bool leaf = false;          // the path ends with a value nothing deeper extended
+  bool leaf = false;  // the path ends with a value nothing deeper extended
   const Level* current = nullptr;
   Level current_level;
   bool range_next = false, and_seen = false;
@@ -475,9 +477,10 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           break;
         }
         case Element::Kind::kOrdinal: {
-          const bool level_follows = k + 1 < seg.size() && (seg[k + 1].kind == Element::Kind::kLevel ||
-                                                          seg[k + 1].kind == Element::Kind::kAnd ||
-                                                          seg[k + 1].kind == Element::Kind::kComma);
+          const bool level_follows =
+              k + 1 < seg.size() &&
+              (seg[k + 1].kind == Element::Kind::kLevel || seg[k + 1].kind == Element::Kind::kAnd ||
+               seg[k + 1].kind == Element::Kind::kComma);
           if (current == nullptr || level_follows) {
             pending.push_back(e.value);
           } else if (!add(current_level, e.value)) {

@@ -73,7 +73,9 @@ class Interpreter {
   static bool plausible_year(int y) { return y >= 1800 && y <= 2100; }
 
  private:
-  std::string_view norm(std::uint32_t token) const { return u_.tokens.norm(u_.tokens.tokens[token]); }
+  std::string_view norm(std::uint32_t token) const {
+    return u_.tokens.norm(u_.tokens.tokens[token]);
+  }
   const lexicon::LexiconClass* cls_of(const Unit& unit) const;
   std::optional<std::string> cell(const Unit& unit, std::string_view column) const;
 

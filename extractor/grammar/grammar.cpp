@@ -53,8 +53,7 @@ const std::string& Grammar::setting(std::string_view key) const {
   return it == settings_.end() ? kEmpty : it->second;
 }
 
-std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens,
-                                   const lexicon::Token& t) const {
+std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const {
   const std::string_view norm = tokens.norm(t);
   if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
     return static_cast<std::uint8_t>(lit);
@@ -78,7 +77,7 @@ std::string Grammar::symbol_name(std::uint8_t s) const {
 
 namespace {
 
-constexpr const char* kBuiltins[] = {"NUM", "NUM1", "NUM2", "NUM3", "NUM4", "NUM5", "DAY",
+constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator", "partition.value-separator",
@@ -300,8 +299,8 @@ class PatternParser {
     if (i_ < s_.size() && s_[i_] == ':') {
       for (char ch : name) {
         if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_')) {
-          return error_at(where, "a capture name is lower case letters, digits and '_': '" +
-                                     name + "'");
+          return error_at(where,
+                          "a capture name is lower case letters, digits and '_': '" + name + "'");
         }
       }
       ++i_;
@@ -357,8 +356,8 @@ class Loader {
     const fs::path folder = fs::path(data_dir_) / "grammars" / g_.name_;
     std::error_code ec;
     if (!fs::is_directory(folder, ec)) {
-      return make_error(ErrorCode::kNotFound, "no grammar '" + g_.name_ + "': no folder " +
-                                                  folder.string());
+      return make_error(ErrorCode::kNotFound,
+                        "no grammar '" + g_.name_ + "': no folder " + folder.string());
     }
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(folder, ec)) {
@@ -427,8 +426,8 @@ class Loader {
     const std::size_t space = line.find(' ');
     const std::string keyword = line.substr(0, space);
     std::string rest = space == std::string::npos ? std::string() : line.substr(space + 1);
-    const auto rest_col = static_cast<std::uint32_t>(space == std::string::npos ? line.size() + 1
-                                                                                : space + 2);
+    const auto rest_col =
+        static_cast<std::uint32_t>(space == std::string::npos ? line.size() + 1 : space + 2);
     Location rest_at{here.file, here.line, rest_col};
     if (keyword == "lexicon") {
       // lexicon NAME = PATH [trigger]
@@ -452,8 +451,8 @@ class Loader {
     if (keyword == "window") {
       int back = 0, fwd = 0;
       char extra;
-      if (std::sscanf(rest.c_str(), "%d %d%c", &back, &fwd, &extra) != 2 || back < 0 ||
-          fwd < 16 || back > 4096 || fwd > 4096) {
+      if (std::sscanf(rest.c_str(), "%d %d%c", &back, &fwd, &extra) != 2 || back < 0 || fwd < 16 ||
+          back > 4096 || fwd > 4096) {
         return error_at(rest_at, "expected 'window BACK FORWARD' in bytes (0-4096, 16-4096)");
       }
       g_.window_back_ = back;
@@ -545,7 +544,7 @@ class Loader {
     const std::size_t colon = body.find(':');
     std::string key = colon == std::string::npos ? std::string() : body.substr(0, colon);
     bool is_key = !key.empty() && key.find(' ') == std::string::npos;
-    static const std::set<std::string> kKeys = {"doc",     "match",   "emit",   "refers",
+    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",   "refers",
                                                 "continues", "example", "counter"};
     if (is_key && kKeys.count(key) == 0) {
       // "x:y" at the start of a continuation line is a capture, not a key.
@@ -660,8 +659,8 @@ class Loader {
     std::set<std::string> seen;
     for (const std::string& c : rule_.captures) {
       if (!seen.insert(c).second) {
-        return error_at(rule_.where, "capture '" + c + "' appears twice in rule '" + rule_.name +
-                                         "'");
+        return error_at(rule_.where,
+                        "capture '" + c + "' appears twice in rule '" + rule_.name + "'");
       }
     }
     if (!rule_.emit.empty()) {
@@ -772,14 +771,14 @@ class Loader {
           if (cap != nullptr && !c.attribute.empty()) {
             const std::vector<int> classes = capture_classes(cap->children[0]);
             if (classes.empty()) {
-              return error_at(at, "'" + c.capture + "." + c.attribute + "': capture '" +
-                                      c.capture + "' is not a lexicon class, it has no attributes");
+              return error_at(at, "'" + c.capture + "." + c.attribute + "': capture '" + c.capture +
+                                      "' is not a lexicon class, it has no attributes");
             }
             for (int cls : classes) {
               const auto& lc = g_.lexicon_.classes()[static_cast<std::size_t>(cls)];
               if (lc.column(c.attribute) < 0) {
-                return error_at(at, "class '" + lc.name + "' (" + lc.file +
-                                        ") has no column '" + c.attribute + "'");
+                return error_at(at, "class '" + lc.name + "' (" + lc.file + ") has no column '" +
+                                        c.attribute + "'");
               }
             }
           }
@@ -801,8 +800,8 @@ class Loader {
       return make_error(ErrorCode::kDataError, "grammar '" + g_.name_ + "' has no rule");
     }
     // Symbols: fixed, then one per lexicon class, then one per literal.
-    g_.symbol_names_ = {"BREAK", "NUM1", "NUM2", "NUM3", "NUM4", "NUM5+", "LETTER(roman)",
-                        "LETTER", "ROMAN", "WORD", "PUNCT"};
+    g_.symbol_names_ = {"BREAK",         "NUM1",   "NUM2",  "NUM3", "NUM4", "NUM5+",
+                        "LETTER(roman)", "LETTER", "ROMAN", "WORD", "PUNCT"};
     std::size_t next = symbol::kFirstDynamic;
     for (const auto& c : g_.lexicon_.classes()) {
       g_.class_symbol_.push_back(static_cast<std::uint8_t>(next++));
@@ -813,8 +812,8 @@ class Loader {
     for (const Rule& r : g_.rules_) collect_literals(r.match, literals);
     for (const std::string& lit : literals) {
       if (next > 255) {
-        return make_error(ErrorCode::kDataError, "grammar '" + g_.name_ +
-                                                     "' uses more than 244 classes and literals");
+        return make_error(ErrorCode::kDataError,
+                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
       }
       g_.literal_symbol_.emplace(lit, static_cast<std::uint8_t>(next++));
       g_.symbol_names_.push_back("\"" + lit + "\"");
@@ -850,7 +849,8 @@ class Loader {
       }
     };
     auto digits = [](const std::string& s) {
-      return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+      return !s.empty() &&
+             std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
     auto word = [](const std::string& s) {
       const auto c = static_cast<unsigned char>(s[0]);
@@ -881,7 +881,9 @@ class Loader {
       literal_if(word);
     } else if (name == "LETTER") {
       out = {kLetterRoman, kLetter};
-      literal_if([&](const std::string& s) { return word(s) && lexicon::normalize_phrase(s).size() == 1; });
+      literal_if([&](const std::string& s) {
+        return word(s) && lexicon::normalize_phrase(s).size() == 1;
+      });
     } else if (name == "ROMAN") {
       out = {kLetterRoman, kRoman};
       literal_if([&](const std::string& s) { return Grammar::is_roman(s); });

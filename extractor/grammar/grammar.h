@@ -30,11 +30,18 @@ struct Location {
 // A pattern element (see grammars/README.md, "Patterns").
 struct Pattern {
   enum class Op : std::uint8_t {
-    kSeq, kAlt, kRepeat, kCapture, kClass, kLiteral, kBuiltin, kMacro
+    kSeq,
+    kAlt,
+    kRepeat,
+    kCapture,
+    kClass,
+    kLiteral,
+    kBuiltin,
+    kMacro
   };
   Op op = Op::kSeq;
   std::vector<Pattern> children;
-  std::string name;     // class, literal (folded), builtin, macro or capture name
+  std::string name;      // class, literal (folded), builtin, macro or capture name
   int min = 1, max = 1;  // kRepeat; max -1 = unbounded
   Location where;
 };
@@ -54,8 +61,8 @@ struct TemplatePart {
     std::string literal;      // the fallback text when capture is empty
     bool partial = false;     // a `!literal` fallback
   };
-  std::string text;              // literal text (when choices is empty)
-  std::vector<Choice> choices;   // alternatives, first with a value wins
+  std::string text;             // literal text (when choices is empty)
+  std::vector<Choice> choices;  // alternatives, first with a value wins
 };
 
 struct Rule {
@@ -64,30 +71,34 @@ struct Rule {
   Pattern match;
   std::string emit;                      // the template as written
   std::vector<TemplatePart> emit_parts;  // parsed
-  enum class Refers : std::uint8_t { kNone, kSelf, kPrevious, kPreviousMeasure } refers =
-      Refers::kNone;
-  TemplatePart refers_measure;           // for kPreviousMeasure
-  int continues = 0;                     // > 0: continues a list of acts
+  enum class Refers : std::uint8_t {
+    kNone,
+    kSelf,
+    kPrevious,
+    kPreviousMeasure
+  } refers = Refers::kNone;
+  TemplatePart refers_measure;  // for kPreviousMeasure
+  int continues = 0;            // > 0: continues a list of acts
   std::vector<Example> examples;
   std::vector<Example> counters;
   Location where;
-  std::vector<std::string> captures;     // names, in pattern order
-  std::string regex;                     // compiled: RE2 Latin-1 over unit symbols
+  std::vector<std::string> captures;  // names, in pattern order
+  std::string regex;                  // compiled: RE2 Latin-1 over unit symbols
 };
 
 // One byte per unit kind. Fixed symbols first; lexicon classes and literals follow.
 namespace symbol {
-inline constexpr std::uint8_t kBreak = 0;     // between windows: nothing matches it
-inline constexpr std::uint8_t kNum1 = 1;      // numbers by digit count
+inline constexpr std::uint8_t kBreak = 0;  // between windows: nothing matches it
+inline constexpr std::uint8_t kNum1 = 1;   // numbers by digit count
 inline constexpr std::uint8_t kNum2 = 2;
 inline constexpr std::uint8_t kNum3 = 3;
 inline constexpr std::uint8_t kNum4 = 4;
-inline constexpr std::uint8_t kNum5 = 5;      // five digits or more
+inline constexpr std::uint8_t kNum5 = 5;         // five digits or more
 inline constexpr std::uint8_t kLetterRoman = 6;  // one-letter word that is a roman numeral
-inline constexpr std::uint8_t kLetter = 7;    // other one-letter word
-inline constexpr std::uint8_t kRoman = 8;     // longer roman numeral
-inline constexpr std::uint8_t kWord = 9;      // other word
-inline constexpr std::uint8_t kPunct = 10;    // punctuation not used as a literal
+inline constexpr std::uint8_t kLetter = 7;       // other one-letter word
+inline constexpr std::uint8_t kRoman = 8;        // longer roman numeral
+inline constexpr std::uint8_t kWord = 9;         // other word
+inline constexpr std::uint8_t kPunct = 10;       // punctuation not used as a literal
 inline constexpr std::uint8_t kFirstDynamic = 11;
 }  // namespace symbol
 

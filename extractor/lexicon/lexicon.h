@@ -24,16 +24,16 @@
 namespace lexlink::lexicon {
 
 struct LexiconClass {
-  std::string name;                        // the name grammars use, e.g. "act"
-  std::string file;                        // path it was loaded from (for messages)
-  std::vector<std::string> columns;        // attribute names: the header after "phrase"
+  std::string name;                            // the name grammars use, e.g. "act"
+  std::string file;                            // path it was loaded from (for messages)
+  std::vector<std::string> columns;            // attribute names: the header after "phrase"
   std::vector<std::vector<std::string>> rows;  // attribute values, one vector per row
-  std::vector<std::uint32_t> row_lines;    // line of each row in `file`
-  std::vector<std::string> variants;       // every normalised variant ("d . lgs .")
+  std::vector<std::uint32_t> row_lines;        // line of each row in `file`
+  std::vector<std::string> variants;           // every normalised variant ("d . lgs .")
   // Every variant as written in the file, its tokens joined by one space ("D. Lgs.",
   // "Constituição"): the scanner also looks for the accented spelling.
   std::vector<std::string> written;
-  bool trigger = false;                    // its phrases start windows of text to read
+  bool trigger = false;  // its phrases start windows of text to read
 
   // The column index of `attribute`, or -1.
   int column(std::string_view attribute) const;

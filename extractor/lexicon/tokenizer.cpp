@@ -34,12 +34,22 @@ enum class Role : std::uint8_t { kLetter, kMark, kSpace, kNewline, kIgnore, kPun
 
 Role role_of(char32_t cp) {
   switch (cp) {
-    case 0x00A0: case 0x1680: case 0x202F: case 0x205F: case 0x3000: case 0x200B:
-    case 0xFEFF:
-      return Role::kSpace;
-    case 0x0085: case 0x2028: case 0x2029: return Role::kNewline;
-    case 0x00AD: case 0x200C: case 0x200D: case 0x2060: return Role::kIgnore;
-    case 0x00BA: case 0x00AA: return Role::kLetter;  // º ª: ordinal indicators
+    case 0x00A0:
+    case 0x1680:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+    case 0x200B:
+    case 0xFEFF: return Role::kSpace;
+    case 0x0085:
+    case 0x2028:
+    case 0x2029: return Role::kNewline;
+    case 0x00AD:
+    case 0x200C:
+    case 0x200D:
+    case 0x2060: return Role::kIgnore;
+    case 0x00BA:
+    case 0x00AA: return Role::kLetter;  // º ª: ordinal indicators
     default: break;
   }
   if (cp >= 0x2000 && cp <= 0x200A) return Role::kSpace;
@@ -76,22 +86,22 @@ struct FoldTable {
       folded[cp] = s;
     }
     auto set = [&](char32_t cp, const char* s) { folded[cp] = s; };
-    set(0xDF, "ss");   // ß
-    set(0xC6, "ae");   // Æ
-    set(0xE6, "ae");   // æ
-    set(0x152, "oe");  // Œ
-    set(0x153, "oe");  // œ
-    set(0xD8, "o");    // Ø
-    set(0xF8, "o");    // ø
-    set(0x110, "d");   // Đ
-    set(0x111, "d");   // đ
-    set(0x141, "l");   // Ł
-    set(0x142, "l");   // ł
-    set(0xDE, "th");   // Þ
-    set(0xFE, "th");   // þ
-    set(0xD0, "d");    // Ð
-    set(0xF0, "d");    // ð
-    set(0x131, "i");   // ı
+    set(0xDF, "ss");        // ß
+    set(0xC6, "ae");        // Æ
+    set(0xE6, "ae");        // æ
+    set(0x152, "oe");       // Œ
+    set(0x153, "oe");       // œ
+    set(0xD8, "o");         // Ø
+    set(0xF8, "o");         // ø
+    set(0x110, "d");        // Đ
+    set(0x111, "d");        // đ
+    set(0x141, "l");        // Ł
+    set(0x142, "l");        // ł
+    set(0xDE, "th");        // Þ
+    set(0xFE, "th");        // þ
+    set(0xD0, "d");         // Ð
+    set(0xF0, "d");         // ð
+    set(0x131, "i");        // ı
     set(0xAA, "\xC2\xAA");  // ª stays
     set(0xBA, "\xC2\xBA");  // º stays
   }
@@ -181,8 +191,8 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
   auto end_token = [&](std::size_t at) {
     Token& t = out.tokens.back();
     t.end = static_cast<std::uint32_t>(base + at);
-    t.norm_len = static_cast<std::uint16_t>(
-        std::min<std::size_t>(out.norms.size() - t.norm_begin, 0xFFFF));
+    t.norm_len =
+        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - t.norm_begin, 0xFFFF));
   };
   while (i < n) {
     const auto b = static_cast<unsigned char>(text[i]);
@@ -244,8 +254,8 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
     {
       std::size_t k = i;
       while (k < n && text[k] >= 'a' && text[k] <= 'z') ++k;
-      const std::uint8_t next =
-          k < n ? kByteClass[static_cast<unsigned char>(text[k])] : static_cast<std::uint8_t>(kSpace);
+      const std::uint8_t next = k < n ? kByteClass[static_cast<unsigned char>(text[k])]
+                                      : static_cast<std::uint8_t>(kSpace);
       if (k > i && next != kLetter && next != kHigh) {
         i = k;
         end_token(i);

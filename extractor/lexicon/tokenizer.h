@@ -23,12 +23,12 @@ namespace lexlink::lexicon {
 enum class TokenKind : std::uint8_t { kWord, kNumber, kPunct };
 
 struct Token {
-  std::uint32_t begin = 0;       // byte span in the tokenized text
+  std::uint32_t begin = 0;  // byte span in the tokenized text
   std::uint32_t end = 0;
   std::uint32_t norm_begin = 0;  // the normalised form: Tokens::norms[norm_begin, +norm_len),
   std::uint16_t norm_len = 0;    // or the token's own text when norm_in_source is set
   TokenKind kind = TokenKind::kWord;
-  bool norm_in_source = false;   // the text is already normal (lower-case ASCII, digits)
+  bool norm_in_source = false;  // the text is already normal (lower-case ASCII, digits)
   // The white space before this token holds a line break (plain-text paragraphs are told apart
   // by a blank line: newlines_before >= 2).
   std::uint8_t newlines_before = 0;
@@ -45,9 +45,7 @@ struct Tokens {
                             : std::string_view(norms).substr(t.norm_begin, t.norm_len);
   }
   // The token as written (case and accents kept).
-  std::string_view raw(const Token& t) const {
-    return source.substr(t.begin, t.end - t.begin);
-  }
+  std::string_view raw(const Token& t) const { return source.substr(t.begin, t.end - t.begin); }
   void clear() {
     tokens.clear();
     norms.clear();

@@ -2,8 +2,8 @@
 
 #include <hs/hs.h>
 #include <re2/re2.h>
-#include <unicode/uchar.h>
 #include <re2/set.h>
+#include <unicode/uchar.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -46,7 +46,9 @@ Edges edges_of(const std::vector<std::string>& tokens) {
   return Edges{kind_of(tokens.front()), kind_of(tokens.back())};
 }
 
-bool is_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
+bool is_digit(char32_t cp) {
+  return cp >= '0' && cp <= '9';
+}
 
 // The code point ending just before `pos` (kInvalid at the start).
 char32_t cp_before(std::string_view text, std::size_t pos) {
@@ -165,8 +167,8 @@ std::string cache_path(const TriggerOptions& o, const std::vector<std::string>& 
 }
 
 Error hs_error(const std::string& what, hs_error_t code) {
-  return make_error(ErrorCode::kInternal, what + " failed (Hyperscan error " +
-                                              std::to_string(code) + ")");
+  return make_error(ErrorCode::kInternal,
+                    what + " failed (Hyperscan error " + std::to_string(code) + ")");
 }
 
 struct HsContext {
@@ -176,8 +178,7 @@ struct HsContext {
   std::vector<std::uint32_t>* hits;
 };
 
-int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int,
-             void* ctx) {
+int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* ctx) {
   auto* c = static_cast<HsContext*>(ctx);
   if (id >= c->lengths->size() || to < (*c->lengths)[id]) return 1;  // not our database: stop
   const std::size_t from = to - (*c->lengths)[id];
@@ -246,8 +247,7 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
     }
     hs_compile_error_t* err = nullptr;
     if (hs_compile_multi(exprs.data(), flags.data(), ids.data(),
-                         static_cast<unsigned>(exprs.size()),
-                         HS_MODE_BLOCK, nullptr, &hs->db,
+                         static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK, nullptr, &hs->db,
                          &err) != HS_SUCCESS) {
       std::string msg = err != nullptr && err->message != nullptr ? err->message : "?";
       const int at = err != nullptr ? err->expression : -1;
@@ -264,7 +264,8 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
         std::error_code ec;
         std::filesystem::create_directories(options.cache_dir, ec);
         const std::string path = cache_path(options, regexes);
-        const std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(bytes));
+        const std::string tmp =
+            path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(bytes));
         if (std::FILE* f = std::fopen(tmp.c_str(), "wb")) {
           const bool ok = std::fwrite(bytes, 1, length, f) == length;
           if (std::fclose(f) == 0 && ok) {
@@ -300,9 +301,8 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
       return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
     }
     HsContext ctx{text, &hs_->edges, &hs_->lengths, &scratch.hits};
-    const hs_error_t rc =
-        hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
-                static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
+    const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
+                                  static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
     if (rc == HS_SCAN_TERMINATED) {
       return make_error(ErrorCode::kInternal,
                         "the trigger database does not match its patterns (remove the cache)");

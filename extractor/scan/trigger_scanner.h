@@ -27,8 +27,8 @@ enum class Engine : std::uint8_t { kHyperscan, kRe2 };
 
 struct TriggerOptions {
   Engine engine = Engine::kHyperscan;
-  std::string cache_dir;       // where compiled databases are kept; empty: no cache
-  std::uint64_t data_hash = 0; // identifies the data the triggers come from
+  std::string cache_dir;        // where compiled databases are kept; empty: no cache
+  std::uint64_t data_hash = 0;  // identifies the data the triggers come from
 };
 
 // The regex of one trigger, given as tokens written together ("d", ".", "p", "."): a letter

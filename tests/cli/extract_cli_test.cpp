@@ -32,10 +32,10 @@ std::string write_temp(const std::string& name, const std::string& content) {
 }  // namespace
 
 TEST_CASE("extract prints the documented fields for each citation", "[cli][extract]") {
-  const std::string path = write_temp(
-      "lexlink-extract-fields.txt",
-      "Visto l'articolo 17, commi 3 e 4, della legge 23 agosto 1988, n. 400;\n"
-      "Vista la direttiva 95/46/CE e il regolamento (UE) 2016/679;\n");
+  const std::string path =
+      write_temp("lexlink-extract-fields.txt",
+                 "Visto l'articolo 17, commi 3 e 4, della legge 23 agosto 1988, n. 400;\n"
+                 "Vista la direttiva 95/46/CE e il regolamento (UE) 2016/679;\n");
   auto r = run_cli({"extract", "--jurisdiction", "it", path});
   REQUIRE(r.exit_code == 0);
   const auto lines = json_lines(r.out);
@@ -100,10 +100,13 @@ TEST_CASE("the bundled corpora score at least what they scored when recorded", "
   }
 }
 
-TEST_CASE("extract refuses what it cannot read and goes on with the other files", "[cli][extract]") {
+TEST_CASE("extract refuses what it cannot read and goes on with the other files",
+          "[cli][extract]") {
   const std::string good = write_temp("lexlink-good.txt", "legge 3 aprile 2000, n. 56\n");
   const std::string binary =
-      write_temp("lexlink-binary.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0", 15) +
+      write_temp("lexlink-binary.bin", std::string("\x7f"
+                                                   "ELF\x02\x01\x01\0\0\0\0\0\0\0",
+                                                   15) +
                                            std::string(4096, '\0'));
   auto r = run_cli({"extract", binary, "/nonexistent/file.txt", good});
   CHECK(r.exit_code == 1);
