@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <optional>
 
 namespace lexlink::extract {
 namespace {
@@ -264,11 +265,57 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return at < s.end && u_.units[at].token_count == 1 && norm(u_.units[at].first_token) == what;
   };
 
+  // Levels written in brackets after a value ("Article 5(1)(a)"): `partition.parens` names the
+  // level of a bracketed number and of a bracketed letter ("par pt").
+  std::optional<Level> paren_number, paren_letter;
+  {
+    const std::string& parens = g_.setting("partition.parens");
+    const std::size_t sp = parens.find(' ');
+    const std::string number_id = parens.substr(0, sp);
+    const std::string letter_id = sp == std::string::npos ? std::string() : parens.substr(sp + 1);
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      const std::string& id = pc.rows[r][static_cast<std::size_t>(c_id)];
+      if (!number_id.empty() && id == number_id && !paren_number) paren_number = level_of_row(r);
+      if (!letter_id.empty() && id == letter_id && !paren_letter) paren_letter = level_of_row(r);
+    }
+  }
+
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
   std::string format = "number";
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
+    // "(1)" or "(a)" right after a value: a deeper level written in brackets.
+    if ((paren_number || paren_letter) && unit_is(i, "(") && !elements.empty() &&
+        elements.back().kind == Element::Kind::kValue && unit_is(i + 2, ")")) {
+      const Unit& inner = u_.units[i + 1];
+      const bool digits_inside =
+          inner.token_count == 1 && toks[inner.first_token].kind == lexicon::TokenKind::kNumber;
+      const char letter = single_letter(i + 1);
+      const bool roman = letter == 0 && inner.token_count == 1 &&
+                         toks[inner.first_token].kind == lexicon::TokenKind::kWord &&
+                         roman_value(norm(inner.first_token)).has_value();
+      const std::optional<Level>& level =
+          digits_inside ? paren_number : (letter != 0 ? paren_letter : std::optional<Level>());
+      if (level && !roman) {
+        elements.push_back({Element::Kind::kLevel, *level, {}});
+        elements.back().value.span = Span{i, i + 3};
+        Element v{Element::Kind::kValue, {}, {}};
+        if (digits_inside) {
+          v.value.text = std::string(norm(inner.first_token));
+          v.value.ordinal = to_int(v.value.text);
+        } else {
+          v.value.text = level->format == "letter-index" ? std::to_string(letter - 'a' + 1)
+                                                         : std::string(1, letter);
+          v.value.ordinal = letter - 'a';
+          v.value.letter = true;
+        }
+        v.value.span = Span{i, i + 3};
+        elements.push_back(std::move(v));
+        i += 2;
+        continue;
+      }
+    }
     const bool letters = format == "letter" || format == "letter-index";
     if (letters && single_letter(i) != 0 &&
         (unit_is(i + 1, ")") || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"")))) {

@@ -81,7 +81,7 @@ constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4", 
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator", "partition.value-separator",
-                                     "partition.suffix"};
+                                     "partition.suffix", "partition.parens"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
@@ -476,7 +476,7 @@ class Loader {
       const std::size_t eq = rest.find(" = ");
       if (eq == std::string::npos) return error_at(rest_at, "expected 'set KEY = VALUE'");
       const std::string key = rest.substr(0, eq);
-      bool known = false;
+      bool known = key.rfind("partition.separator.", 0) == 0 && key.size() > 20;
       for (const char* k : kSettings) known = known || key == k;
       if (!known) {
         std::string list;
