@@ -105,6 +105,7 @@ struct Extractor::Session::State {
   std::uint64_t count_pos = 0;
   std::uint64_t count_chars = 0;
   bool seen_text = false;  // a chunk was read (the heading check is for the document's start)
+  int chosen = -1;         // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -125,7 +126,21 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
   }
   std::shared_ptr<Extractor> x(new Extractor());
-  for (const std::string& name : options.grammars) {
+  std::vector<std::string> names = options.grammars;
+  if (names.size() == 1 && names[0] == "auto") {
+    namespace fs = std::filesystem;
+    names.clear();
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(options.data_dir) / "grammars", ec)) {
+      if (e.is_directory()) names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    if (names.empty()) {
+      return make_error(ErrorCode::kNotFound, "no grammar in " + options.data_dir + "/grammars");
+    }
+    x->choose_per_document_ = names.size() > 1;
+  }
+  for (const std::string& name : names) {
     auto g = grammar::Grammar::load(options.data_dir, name);
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
@@ -739,7 +754,23 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     if (p.kind == text::PieceKind::kSynthetic) st.breaks.push_back(p.text_begin - chunk.text_begin);
   }
   const std::size_t first_new = out.size();
+  if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
+    // The grammar whose triggers this first chunk holds most often (ties: the first by name).
+    std::size_t best = 0;
+    for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+      st.starts.clear();
+      if (Status s = engines_[ei]->scanner->find_starts(chunk.text, *st.scratch[ei], st.starts);
+          !s) {
+        return s;
+      }
+      if (st.chosen < 0 || st.starts.size() > best) {
+        best = st.starts.size();
+        st.chosen = static_cast<int>(ei);
+      }
+    }
+  }
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+    if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
     if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) return s;
   }
   // Sort this chunk's citations, drop exact duplicates, map to the original.

@@ -37,8 +37,10 @@ struct Citation {
 };
 
 struct ExtractorOptions {
-  std::string data_dir;               // holds grammars/ and lexicons/
-  std::vector<std::string> grammars;  // grammars to load, e.g. {"it"}
+  std::string data_dir;  // holds grammars/ and lexicons/
+  // Grammars to load, e.g. {"it"}; {"auto"} loads every folder of grammars/ and reads each
+  // document with the one whose triggers its first chunk holds most often.
+  std::vector<std::string> grammars;
   scan::Engine engine = scan::Engine::kHyperscan;
   // Where compiled trigger databases are cached; empty: $XDG_CACHE_HOME/lexlink or
   // ~/.cache/lexlink; "-": no cache.
@@ -90,6 +92,7 @@ class Extractor {
  private:
   Extractor() = default;
   struct Engine;
+  bool choose_per_document_ = false;
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
                     std::vector<Citation>& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;

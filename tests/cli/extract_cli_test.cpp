@@ -144,3 +144,22 @@ TEST_CASE("hostile inputs take bounded time and give sane output", "[cli][extrac
   CHECK(bl[0]["start"] == (4 << 20) + 6);
   CHECK(bl[0]["char_start"] == (4 << 20) + 6);  // each invalid byte counts as one character
 }
+
+TEST_CASE("--jurisdiction auto reads each document with the grammar its text calls for",
+          "[cli][extract]") {
+  const std::string it =
+      write_temp("lexlink-auto-it.txt", "Visto l'articolo 3 della legge 3 aprile 2000, n. 56.\n");
+  const std::string br = write_temp(
+      "lexlink-auto-br.txt", "Altera o art. 5º da Lei nº 8.078, de 11 de setembro de 1990.\n");
+  const std::string eu =
+      write_temp("lexlink-auto-eu.txt", "Article 5(1) of Regulation (EU) 2016/679 applies.\n");
+  auto r = run_cli({"extract", "--jurisdiction", "auto", it, br, eu});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56~art3");
+  CHECK(lines[0]["rule"].get<std::string>().rfind("it/", 0) == 0);
+  CHECK(lines[1]["urn"] == "urn:lex:br:federal:lei:1990-09-11;8078~art5");
+  CHECK(lines[2]["urn"] == "urn:lex:eu:european.union:regulation:2016;2016-679~art5;par1");
+  CHECK(lines[2]["rule"].get<std::string>().rfind("eu/", 0) == 0);
+}
