@@ -117,7 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     check(u.finish().ok(), "unmark finish failed");
     check(pieces == back, "unmark in pieces differs");
-    if (view.format == FC::kXml && well_formed(doc)) {
+    // pugixml stops reading at a NUL byte, so it is no judge of a document holding one.
+    if (view.format == FC::kXml && doc.find('\0') == std::string_view::npos && well_formed(doc)) {
       check(well_formed(out), "well-formed XML in, malformed XML out");
     }
   }
