@@ -619,8 +619,9 @@ struct Rewriter::Impl {
         if (rte > rtb && !is_blank_text(v->text_at(rtb, rte))) {
           const Span run{orig_at(p[i], rtb), orig_at(p[j], rte)};
           if (misaligned(run.begin, run.end)) {
-            return no(Reason::kUnrepresentable,
-                      "it starts or ends in a stray byte of a UTF-16 document, where no tag can go");
+            return no(
+                Reason::kUnrepresentable,
+                "it starts or ends in a stray byte of a UTF-16 document, where no tag can go");
           }
           if (holds_tag(run.begin, run.end)) {
             return no(Reason::kUnsafeContent, "its text holds the link element's own tag (" +
