@@ -163,6 +163,7 @@ void ChunkEmitter::push_piece(const Piece& p) {
 }
 
 void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
+  if (discard_) return;
   if (after_break_ && drop_space_after_break_) {
     std::size_t k = 0;
     // Indentation: eight spaces at a time first.
@@ -202,6 +203,7 @@ void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
 }
 
 void ChunkEmitter::text(std::uint64_t mid, std::string_view bytes) {
+  if (discard_) return;
   if (!identity_) {
     valid_text(mid, bytes);
     return;
@@ -221,6 +223,7 @@ void ChunkEmitter::text(std::uint64_t mid, std::string_view bytes) {
 
 void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::string_view utf8,
                            char32_t code_point) {
+  if (discard_) return;
   Piece p;
   p.text_begin = text_offset();
   p.orig_begin = orig(mid_begin);
@@ -238,7 +241,7 @@ void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::
 }
 
 void ChunkEmitter::block_break(std::uint64_t mid) {
-  if (after_break_) return;
+  if (after_break_ || discard_) return;
   Piece p;
   p.text_begin = text_offset();
   p.orig_begin = orig(mid);
@@ -258,7 +261,7 @@ void ChunkEmitter::name_table_insert(std::uint32_t index) {
 }
 
 std::uint32_t ChunkEmitter::name(std::string_view n) {
-  if (n.empty()) return 0;
+  if (n.empty() || discard_) return 0;
   std::size_t mask = name_slots_.size() - 1;
   for (std::size_t slot = hash_name(n) & mask;; slot = (slot + 1) & mask) {
     const std::uint32_t v = name_slots_[slot];
@@ -277,6 +280,7 @@ std::uint32_t ChunkEmitter::name(std::string_view n) {
 }
 
 void ChunkEmitter::zone_begin(Zone::Reason reason) {
+  if (discard_) return;
   if (zone_depth_++ == 0) {
     zone_start_ = text_offset();
     zone_reason_ = reason;
@@ -284,6 +288,7 @@ void ChunkEmitter::zone_begin(Zone::Reason reason) {
 }
 
 void ChunkEmitter::zone_end() {
+  if (discard_) return;
   if (zone_depth_ == 0) return;
   if (--zone_depth_ == 0) zones_.push_back(Zone{zone_start_, text_offset(), zone_reason_});
 }

@@ -33,6 +33,14 @@ class ChunkEmitter {
   // `chunk_bytes` 0: a single chunk.
   ChunkEmitter(const RunMap& map, std::size_t chunk_bytes);
 
+  // A discarding emitter records nothing and never cuts: a tokenizer run with it only checks
+  // the document (the XML validation pass).
+  void set_discard() {
+    discard_ = true;
+    chunk_bytes_ = 0;
+    first_threshold_ = UINT64_MAX;
+  }
+
   // Reserves room for a chunk made of about `mid_bytes` mid bytes.
   void reserve(std::size_t mid_bytes);
   // A number that changes with every chunk (for caches of name indices).
@@ -57,7 +65,7 @@ class ChunkEmitter {
   void block_break(std::uint64_t mid);
   void tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end, std::uint32_t name,
            bool is_inline) {
-    tags_.push_back(Tag{orig(mid_begin), orig(mid_end), name, kind, is_inline});
+    if (!discard_) tags_.push_back(Tag{orig(mid_begin), orig(mid_end), name, kind, is_inline});
   }
   // The index of `name` in the chunk's names (names[0] is "").
   std::uint32_t name(std::string_view name);
@@ -97,6 +105,7 @@ class ChunkEmitter {
   std::uint64_t first_threshold_ = UINT64_MAX;
   std::uint32_t epoch_ = 0;
   bool drop_space_after_break_ = false;  // markup formats
+  bool discard_ = false;
   Format format_ = Format::kText;
   Encoding encoding_ = Encoding::kUtf8;
   bool bom_ = false;

@@ -367,9 +367,22 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
   const bool is_end = s[pos + 1] == '/';
   std::size_t i = pos + (is_end ? 2 : 1);
   const std::size_t name_begin = i;
-  while (i < n && (cls(s[i]) & (kWs | kSlash | kGt)) == 0) ++i;
-  name_.assign(s.data() + name_begin, i - name_begin);
-  for (char& ch : name_) ch = lower(ch);
+  // The name, lower-cased as it is scanned (into name_buf_, or name_big_ when longer).
+  std::size_t len = 0;
+  while (i < n) {
+    const char ch = s[i];
+    if ((cls(ch) & (kWs | kSlash | kGt)) != 0) break;
+    if (len < sizeof(name_buf_)) name_buf_[len] = lower(ch);
+    ++len;
+    ++i;
+  }
+  if (len <= sizeof(name_buf_)) {
+    name_ = std::string_view(name_buf_, len);
+  } else {
+    name_big_.assign(s.data() + name_begin, len);
+    for (char& ch : name_big_) ch = lower(ch);
+    name_ = name_big_;
+  }
 
   StartTag t;
   t.begin = base + pos;

@@ -91,7 +91,9 @@ class HtmlTokenizer {
   char tag_quote_ = 0;
   StartTag long_tag_;  // the start tag read in pieces
   bool long_tag_is_end_ = false;
-  std::string name_;  // the current tag name, lower-cased
+  std::string_view name_;  // the current tag name, lower-cased (in name_buf_ or name_big_)
+  char name_buf_[64] = {};
+  std::string name_big_;
   std::string long_name_;
   std::string zone_name_;  // the element whose close tag ends the open link zone
   std::uint64_t lexlink_pi_end_ = UINT64_MAX;  // mid offset right after a <?lexlink?>

@@ -152,7 +152,8 @@ HtmlExtraNames extra_names(const XmlProfile& profile) {
 }  // namespace
 
 struct ViewBuilder::Impl {
-  enum class Phase : std::uint8_t { kDetect, kText, kHtml, kXml, kDone, kFailed };
+  // kXmlEmit: a well-formed XML document whose chunks next() builds one at a time.
+  enum class Phase : std::uint8_t { kDetect, kText, kHtml, kXml, kXmlEmit, kDone, kFailed };
 
   explicit Impl(ViewOptions o) : options(std::move(o)) {}
 
@@ -177,6 +178,9 @@ struct ViewBuilder::Impl {
   RunMap map;
   std::unique_ptr<ChunkEmitter> emitter;
   std::optional<HtmlTokenizer> html;
+  std::optional<XmlTokenizer> xml;
+  std::size_t xml_pos = 0;  // where the XML tokenizer stands (kXmlEmit)
+  std::uint64_t xml_chunk_orig = 0;
   std::deque<TextView> ready;
 
   bool identity() const { return map.identity(); }
@@ -200,6 +204,7 @@ struct ViewBuilder::Impl {
   void decode_pending(bool eof);
   void cut(std::uint64_t mid_abs, bool last);
   Status process_xml();
+  void next_xml_chunk();
   void run_html_whole(const XmlProfile* fallback_profile, std::string warning);
 };
 
@@ -401,48 +406,72 @@ Status ViewBuilder::Impl::process_xml() {
     const XmlCheck root = sniff_xml_root(m.substr(start, 1024 * 1024));
     profile = &choose_xml_profile(root.root_name, root.root_namespace);
   }
-  // Tokenize into chunks kept aside: a document the tokenizer refuses (it is at least as strict
-  // as pugixml, see xml_reader.h) is read as HTML from scratch.
-  ChunkEmitter e(map, options.chunk_bytes);
-  e.set_document(Format::kXml, encoding, bom, profile->name);
-  e.begin_chunk(0, 0);
-  if (options.chunk_bytes == 0) e.reserve(m.size());
-  for (const auto& w : detect_warnings) e.warn(w);
-  XmlTokenizer tokenizer(*profile);
-  std::vector<TextView> chunks;
-  std::uint64_t chunk_orig = 0;
-  std::size_t p = start;
-  while (true) {
-    p = tokenizer.run(m, p, e);
-    if (tokenizer.failed()) break;
-    if (e.cut_requested()) {
-      const std::uint64_t orig_abs = map.orig_at(p);
-      chunks.push_back(
-          e.end_chunk(p, orig_abs, orig.substr(chunk_orig, orig_abs - chunk_orig), false));
-      chunk_orig = orig_abs;
-      e.begin_chunk(p, orig_abs);
-      continue;
+  emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
+  emitter->set_document(Format::kXml, encoding, bom, profile->name);
+  emitter->begin_chunk(0, 0);
+  for (const auto& w : detect_warnings) emitter->warn(w);
+  xml.emplace(*profile);
+  xml_pos = start;
+  xml_chunk_orig = 0;
+  std::string error;
+  std::size_t error_offset = 0;
+  if (options.chunk_bytes == 0) {
+    // One chunk (make_view): build it; a document the tokenizer refuses (it is at least as
+    // strict as pugixml, see xml_reader.h) is then read as HTML from scratch.
+    emitter->reserve(m.size());
+    phase = Phase::kXmlEmit;
+    next_xml_chunk();
+    if (!xml->failed()) return Status::Ok();
+    ready.clear();
+    error = xml->error();
+    error_offset = xml->error_offset();
+  } else {
+    // Chunks: check the whole document first (a tokenizer pass that records nothing), then
+    // next() builds the chunks one at a time, so they need not all be in memory together.
+    ChunkEmitter check(map, 0);
+    check.set_document(Format::kXml, encoding, bom, profile->name);
+    check.set_discard();
+    check.begin_chunk(0, 0);
+    XmlTokenizer checker(*profile);
+    checker.run(m, start, check);
+    if (!checker.failed()) {
+      phase = Phase::kXmlEmit;
+      return Status::Ok();
     }
-    break;
+    error = checker.error();
+    error_offset = checker.error_offset();
   }
-  if (tokenizer.failed()) {
-    const std::uint64_t at =
-        map.orig_at(std::min<std::uint64_t>(tokenizer.error_offset(), m.size()));
-    run_html_whole(profile, "malformed XML at byte " + std::to_string(at) + " (" +
-                                tokenizer.error() + "): read as HTML");
-    return Status::Ok();
+  xml.reset();
+  const std::uint64_t at = map.orig_at(std::min<std::uint64_t>(error_offset, m.size()));
+  run_html_whole(profile,
+                 "malformed XML at byte " + std::to_string(at) + " (" + error + "): read as HTML");
+  return Status::Ok();
+}
+
+// The next chunk of a checked XML document (kXmlEmit), into `ready`.
+void ViewBuilder::Impl::next_xml_chunk() {
+  const std::string_view m = mid();
+  xml_pos = xml->run(m, xml_pos, *emitter);
+  if (xml->failed()) return;
+  if (emitter->cut_requested()) {
+    const std::uint64_t orig_abs = map.orig_at(xml_pos);
+    ready.push_back(emitter->end_chunk(
+        xml_pos, orig_abs, orig.substr(xml_chunk_orig, orig_abs - xml_chunk_orig), false));
+    xml_chunk_orig = orig_abs;
+    emitter->begin_chunk(xml_pos, orig_abs);
+    return;
   }
-  detect_warnings.clear();
   const std::uint64_t orig_size = orig.size();
-  chunks.push_back(e.end_chunk(m.size(), orig_size,
-                               chunk_orig == 0 ? std::move(orig) : orig.substr(chunk_orig), true));
-  for (auto& c : chunks) ready.push_back(std::move(c));
+  ready.push_back(emitter->end_chunk(
+      m.size(), orig_size, xml_chunk_orig == 0 ? std::move(orig) : orig.substr(xml_chunk_orig),
+      true));
+  detect_warnings.clear();
+  xml.reset();
   orig.clear();
   orig.shrink_to_fit();
   mid_own.clear();
   mid_own.shrink_to_fit();
   phase = Phase::kDone;
-  return Status::Ok();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,12 +484,17 @@ ViewBuilder& ViewBuilder::operator=(ViewBuilder&&) noexcept = default;
 Status ViewBuilder::feed(std::string_view bytes) {
   Impl& m = *impl_;
   if (m.phase == Impl::Phase::kFailed) return m.failure;
-  if (m.phase == Impl::Phase::kDone) {
+  if (m.phase == Impl::Phase::kDone || m.phase == Impl::Phase::kXmlEmit) {
     return make_error(ErrorCode::kInvalidArgument, "ViewBuilder::feed after finish");
   }
   try {
     while (!bytes.empty()) {
       const std::size_t take = std::min(bytes.size(), m.slice_bytes());
+      if (m.phase == Impl::Phase::kXml && m.orig.size() + take > m.orig.capacity()) {
+        // XML is kept whole: grow by 4x rather than 2x (fewer copies of a large document).
+        m.orig.reserve(std::min(m.options.max_document_bytes + take,
+                                std::max(m.orig.capacity() * 4, m.orig.size() + take)));
+      }
       m.orig.append(bytes.substr(0, take));
       m.fed += take;
       bytes.remove_prefix(take);
@@ -476,7 +510,7 @@ Status ViewBuilder::feed(std::string_view bytes) {
 Status ViewBuilder::finish() {
   Impl& m = *impl_;
   if (m.phase == Impl::Phase::kFailed) return m.failure;
-  if (m.phase == Impl::Phase::kDone) return Status::Ok();
+  if (m.phase == Impl::Phase::kDone || m.phase == Impl::Phase::kXmlEmit) return Status::Ok();
   try {
     return m.step(true);
   } catch (const std::bad_alloc&) {
@@ -486,6 +520,13 @@ Status ViewBuilder::finish() {
 
 std::optional<TextView> ViewBuilder::next() {
   Impl& m = *impl_;
+  if (m.ready.empty() && m.phase == Impl::Phase::kXmlEmit) {
+    try {
+      m.next_xml_chunk();
+    } catch (const std::bad_alloc&) {
+      (void)m.fail(make_error(ErrorCode::kLimitExceeded, "out of memory building the text view"));
+    }
+  }
   if (m.ready.empty()) return std::nullopt;
   TextView v = std::move(m.ready.front());
   m.ready.pop_front();
