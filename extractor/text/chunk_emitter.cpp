@@ -32,6 +32,29 @@ bool is_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
+// The number of leading white space bytes of `s` (is_space; indentation 16 bytes at a time).
+std::size_t skip_spaces(std::string_view s) {
+  std::size_t k = 0;
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' ');
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i cr = _mm_set1_epi8('\r');
+  const __m128i ff = _mm_set1_epi8('\f');
+  for (; k + 16 <= s.size(); k += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + k));
+    const __m128i ws =
+        _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                  _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr))),
+                     _mm_cmpeq_epi8(v, ff));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(ws));
+    if (mask != 0xFFFF) return k + static_cast<std::size_t>(__builtin_ctz(~mask));
+  }
+#endif
+  while (k < s.size() && is_space(s[k])) ++k;
+  return k;
+}
+
 // The first p in [from, to] that ends a blank line (s[p-1] is the '\n' closing a line holding
 // only white space), or npos.
 std::size_t first_blank_line_end(std::string_view s, std::size_t from, std::size_t to) {
@@ -165,14 +188,7 @@ void ChunkEmitter::push_piece(const Piece& p) {
 void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
   if (discard_) return;
   if (after_break_ && drop_space_after_break_) {
-    std::size_t k = 0;
-    // Indentation: eight spaces at a time first.
-    std::uint64_t w;
-    while (k + 8 <= bytes.size() &&
-           (std::memcpy(&w, bytes.data() + k, 8), w == 0x2020202020202020ull)) {
-      k += 8;
-    }
-    while (k < bytes.size() && is_space(bytes[k])) ++k;
+    const std::size_t k = skip_spaces(bytes);
     bytes.remove_prefix(k);
     mid += k;
   }

@@ -415,18 +415,18 @@ Status ViewBuilder::Impl::process_xml() {
   xml_chunk_orig = 0;
   std::string error;
   std::size_t error_offset = 0;
-  if (options.chunk_bytes == 0) {
-    // One chunk (make_view): build it; a document the tokenizer refuses (it is at least as
-    // strict as pugixml, see xml_reader.h) is then read as HTML from scratch.
-    emitter->reserve(m.size());
+  if (options.chunk_bytes == 0 || m.size() <= 2 * options.chunk_bytes) {
+    // One chunk (make_view) or a few: build them all now; a document the tokenizer refuses (it
+    // is at least as strict as pugixml, see xml_reader.h) is then read as HTML from scratch.
+    if (options.chunk_bytes == 0) emitter->reserve(m.size());
     phase = Phase::kXmlEmit;
-    next_xml_chunk();
+    while (phase == Phase::kXmlEmit && !xml->failed()) next_xml_chunk();
     if (!xml->failed()) return Status::Ok();
     ready.clear();
     error = xml->error();
     error_offset = xml->error_offset();
   } else {
-    // Chunks: check the whole document first (a tokenizer pass that records nothing), then
+    // A large document: check it whole first (a tokenizer pass that records nothing), then
     // next() builds the chunks one at a time, so they need not all be in memory together.
     ChunkEmitter check(map, 0);
     check.set_document(Format::kXml, encoding, bom, profile->name);
