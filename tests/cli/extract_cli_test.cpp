@@ -145,7 +145,7 @@ TEST_CASE("hostile inputs take bounded time and give sane output", "[cli][extrac
   CHECK(bl[0]["char_start"] == (4 << 20) + 6);  // each invalid byte counts as one character
 }
 
-TEST_CASE("--jurisdiction auto reads each document with the grammar its text calls for",
+TEST_CASE("jurisdiction auto reads each document with the grammar its text calls for",
           "[cli][extract]") {
   const std::string it =
       write_temp("lexlink-auto-it.txt", "Visto l'articolo 3 della legge 3 aprile 2000, n. 56.\n");
