@@ -16,6 +16,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/extractor_setup.h"
 #include "cli/input.h"
 #include "cli/json_lines.h"
 #include "common/tsv.h"
@@ -77,24 +78,9 @@ struct ExtractSetup {
 };
 
 // Loads the extractor and reads the options shared by extract and explain.
-int setup(const Context& context, const Args& args, ExtractSetup& s) {
-  extract::ExtractorOptions eo;
-  eo.data_dir = context.data_dir;
-  eo.grammars = {args.get("jurisdiction")};
-  const std::string& engine = args.get("engine");
-  if (engine == "re2") {
-    eo.engine = scan::Engine::kRe2;
-  } else if (engine != "hyperscan") {
-    std::fprintf(stderr, "lexlink: --engine is hyperscan or re2\n");
-    return 2;
-  }
-  eo.cache_dir = args.get("cache");
-  auto x = extract::Extractor::load(eo);
-  if (!x) {
-    std::fprintf(stderr, "lexlink: %s\n", x.error().to_string().c_str());
-    return 2;
-  }
-  s.extractor = std::move(*x);
+int setup(const char* command, const Context& context, const Args& args, ExtractSetup& s) {
+  s.extractor = load_extractor(command, context, args);
+  if (!s.extractor) return 2;
   const std::string& format = args.get("format");
   using FC = text::ViewOptions::FormatChoice;
   if (format == "auto") {
@@ -118,15 +104,6 @@ int setup(const Context& context, const Args& args, ExtractSetup& s) {
     s.view.encoding = *enc;
   }
   s.self = args.get("self");
-  if (!s.self.empty()) {
-    urn::ParseOptions po;
-    po.allow_unnumbered = true;
-    urn::ParseError e;
-    if (!urn::validate(s.self, po, &e)) {
-      std::fprintf(stderr, "lexlink: --self: %s\n", e.message.c_str());
-      return 2;
-    }
-  }
   const std::string& href = args.get("href");
   if (href != "urn" && href != "resolver") {
     std::fprintf(stderr, "lexlink: --href is urn or resolver\n");
@@ -226,9 +203,9 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
 int extract_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
   args.flag("help");
-  args.option("jurisdiction", "it").option("format", "auto").option("encoding", "");
-  args.option("self", "").option("href", "urn").option("partition-sep", "#");
-  args.option("engine", "hyperscan").option("cache", "");
+  declare_extractor_options(args);
+  args.option("format", "auto").option("encoding", "");
+  args.option("href", "urn").option("partition-sep", "#");
   if (!args.parse(argv)) {
     std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
     return 2;
@@ -243,7 +220,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     return 2;
   }
   ExtractSetup s;
-  if (int rc = setup(context, args, s); rc != 0) return rc;
+  if (int rc = setup("extract", context, args, s); rc != 0) return rc;
   int status = 0;
   std::string buffer;
   for (const std::string& path : args.positional()) {
@@ -272,9 +249,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
 int explain_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
   args.flag("help");
-  args.option("jurisdiction", "it").option("self", "").option("format", "text");
-  args.option("encoding", "").option("href", "urn").option("partition-sep", "#");
-  args.option("engine", "hyperscan").option("cache", "");
+  declare_extractor_options(args);
+  args.option("format", "text").option("encoding", "");
+  args.option("href", "urn").option("partition-sep", "#");
   if (!args.parse(argv) || args.positional().size() != 1) {
     std::fprintf(stderr, "lexlink explain: %s\n\n%s",
                  args.error().empty() ? "give one TEXT" : args.error().c_str(), kExplainUsage);
@@ -285,7 +262,7 @@ int explain_command(const Context& context, const std::vector<std::string>& argv
     return 0;
   }
   ExtractSetup s;
-  if (int rc = setup(context, args, s); rc != 0) return rc;
+  if (int rc = setup("explain", context, args, s); rc != 0) return rc;
   auto trace = s.extractor->explain(args.positional()[0], s.self);
   if (!trace) {
     std::fprintf(stderr, "lexlink explain: %s\n", trace.error().to_string().c_str());
@@ -448,7 +425,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   extract_args.option("engine", args.get("engine")).option("cache", args.get("cache"));
   (void)extract_args.parse({});
   ExtractSetup s;
-  if (int rc = setup(context, extract_args, s); rc != 0) return rc;
+  if (int rc = setup("eval", context, extract_args, s); rc != 0) return rc;
 
   // gold.tsv: doc_id, char_start, char_end, cited_text, urn, publisher_identifier, extra
   std::string content;

@@ -8,7 +8,9 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/document_io.h"
+#include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
+#include "extract/citation_source.h"
 #include "rewrite/citations_file.h"
 #include "rewrite/document.h"
 #include "rewrite/unmark.h"
@@ -33,9 +35,13 @@ constexpr const char* kMarkupUsage =
     "  --href urn|resolver             link to the URN itself or to the jurisdiction's resolver\n"
     "  --partition-sep '#'|'~'         how the partition is attached in the href\n"
     "                                  (default '~' with --href urn, '#' with --href resolver)\n"
-    "  --citations FILE.jsonl          the citations to link: JSON Lines with \"start\", \"end\"\n"
-    "                                  (original byte offsets) and \"urn\", as `lexlink extract`\n"
-    "                                  prints them\n"
+    "  --jurisdiction it|br|eu|auto    the grammar that finds the citations (default it)\n"
+    "  --self URN                      the document's own name, for \"del presente decreto\"\n"
+    "  --engine hyperscan|re2          the trigger scanner; --cache DIR its database cache\n"
+    "  --citations FILE.jsonl          link these citations instead of extracting: JSON Lines\n"
+    "                                  with \"start\", \"end\" (original byte offsets) and "
+    "\"urn\",\n"
+    "                                  as `lexlink extract` prints them (reviewed, then applied)\n"
     "  --report FILE.jsonl             one JSON object per citation: linked or not, and why\n"
     "Exit status: 0 output written (citations that could not be linked are in the report),\n"
     "1 the input or the citations file was refused or could not be read or written, 2 usage.\n";
@@ -116,15 +122,6 @@ json outcome_json(const rewrite::Outcome& o) {
   return j;
 }
 
-// The extractor's citation source, once the extractor exists (issue 4): until then markup needs
-// --citations.
-std::unique_ptr<rewrite::CitationSource> extractor_source(const Context& context,
-                                                          std::string& error) {
-  (void)context;
-  error = "no citation source: give --citations FILE.jsonl (the extractor is not built yet)";
-  return nullptr;
-}
-
 class Markup {
  public:
   explicit Markup(const Context& context) : context_(context) {}
@@ -135,6 +132,7 @@ class Markup {
     args.option("format", "auto").option("encoding", "auto").option("profile", "auto");
     args.option("href", "urn").option("partition-sep", "").option("citations", "");
     args.option("report", "").option("output", "-");
+    declare_extractor_options(args);
     if (!args.parse(argv)) return usage(args.error());
     if (args.has("help")) {
       std::fputs(kMarkupUsage, stdout);
@@ -199,9 +197,9 @@ class Markup {
       if (!file) return fail("markup", file.error().to_string());
       source = std::make_unique<rewrite::CitationsFile>(std::move(*file));
     } else {
-      std::string error;
-      source = extractor_source(context_, error);
-      if (!source) return usage(error);
+      auto extractor = load_extractor("markup", context_, args);
+      if (!extractor) return 2;
+      source = std::make_unique<extract::ExtractorSource>(std::move(extractor), args.get("self"));
     }
 
     DocumentInput in;

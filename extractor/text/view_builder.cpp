@@ -182,6 +182,7 @@ struct ViewBuilder::Impl {
   std::size_t xml_pos = 0;  // where the XML tokenizer stands (kXmlEmit)
   std::uint64_t xml_chunk_orig = 0;
   std::deque<TextView> ready;
+  bool own_link_open = false;  // plain text: inside one of lexlink's own links
 
   bool identity() const { return map.identity(); }
   std::string_view mid() const { return identity() ? std::string_view(orig) : mid_own; }
@@ -206,6 +207,8 @@ struct ViewBuilder::Impl {
   Status process_xml();
   void next_xml_chunk();
   void run_html_whole(const XmlProfile* fallback_profile, std::string warning);
+  std::size_t run_text(std::string_view m, std::size_t from, std::size_t end, bool eof,
+                       bool known_valid);
 };
 
 void ViewBuilder::Impl::detect(bool eof) {
@@ -362,7 +365,7 @@ Status ViewBuilder::Impl::step(bool eof) {
     if (phase == Phase::kText) {
       const std::size_t end = eof ? m.size() : complete_utf8_prefix(m, m.size());
       const bool known_valid = !identity() || mid_base + end <= valid_until;
-      pos = emit_text_run(*emitter, m, mid_base, pos, end, true, known_valid);
+      pos = run_text(m, pos, end, eof, known_valid);
     } else {
       pos = html->run(m, pos, mid_base, eof, *emitter);
     }
@@ -374,6 +377,66 @@ Status ViewBuilder::Impl::step(bool eof) {
     phase = Phase::kDone;
   }
   return Status::Ok();
+}
+
+// Plain text, where the only markup is the links lexlink itself wrote into it
+// (`<a data-lexlink="" ...>...</a>`, see rewrite/link_markup.h): their tags are markup and their
+// content a no-link zone, so a marked-up text reads as it did before (markup is idempotent and
+// the extractor sees the same words). Returns where it stopped: at a cut the emitter requested,
+// or, before more input comes, where a marker might be cut in two.
+std::size_t ViewBuilder::Impl::run_text(std::string_view m, std::size_t from, std::size_t end,
+                                        bool eof, bool known_valid) {
+  static constexpr std::string_view kOpen = "<a data-lexlink=\"\"";
+  static constexpr std::string_view kClose = "</a>";
+  static constexpr std::size_t kMaxOpenTag = 64 * 1024;  // longer: not one of ours
+  // Where text may be emitted up to when `marker` is not found in m[at, end): before a trailing
+  // prefix of it that more input might complete.
+  auto safe_end = [&](std::string_view marker, std::size_t at) {
+    if (eof) return end;
+    const std::size_t lo = end - std::min(end - at, marker.size() - 1);
+    for (std::size_t k = lo; k < end; ++k) {
+      if (m[k] == '<' && marker.substr(0, end - k) == m.substr(k, end - k)) return k;
+    }
+    return end;
+  };
+  std::size_t p = from;
+  while (p < end) {
+    const std::string_view window = m.substr(0, end);
+    if (own_link_open) {
+      const std::size_t close = window.find(kClose, p);
+      const std::size_t stop = close == std::string_view::npos ? safe_end(kClose, p) : close;
+      p = emit_text_run(*emitter, m, mid_base, p, stop, true, known_valid);
+      if (emitter->cut_requested() || close == std::string_view::npos) return p;
+      emitter->zone_end();
+      emitter->tag(Tag::Kind::kClose, mid_base + close, mid_base + close + kClose.size(),
+                   emitter->name("a"), true);
+      own_link_open = false;
+      p = close + kClose.size();
+      continue;
+    }
+    std::size_t open = window.find(kOpen, p);
+    std::size_t gt = std::string_view::npos;
+    if (open != std::string_view::npos) {
+      gt = window.substr(0, std::min(end, open + kMaxOpenTag)).find('>', open);
+      if (gt == std::string_view::npos && !eof && end - open < kMaxOpenTag) {
+        // The tag may end in the input still to come.
+        p = emit_text_run(*emitter, m, mid_base, p, open, true, known_valid);
+        return p;
+      }
+    }
+    if (gt == std::string_view::npos) {  // no marker (or an unterminated one: text)
+      const std::size_t stop = open == std::string_view::npos ? safe_end(kOpen, p) : end;
+      p = emit_text_run(*emitter, m, mid_base, p, stop, true, known_valid);
+      return p;
+    }
+    p = emit_text_run(*emitter, m, mid_base, p, open, true, known_valid);
+    if (emitter->cut_requested()) return p;
+    emitter->tag(Tag::Kind::kOpen, mid_base + open, mid_base + gt + 1, emitter->name("a"), true);
+    emitter->zone_begin(Zone::Reason::kExistingLink);
+    own_link_open = true;
+    p = gt + 1;
+  }
+  return p;
 }
 
 void ViewBuilder::Impl::run_html_whole(const XmlProfile* fallback_profile, std::string warning) {

@@ -238,3 +238,82 @@ TEST_CASE("unmark: hostile input is copied through", "[cli]") {
         "a\xFF\xFEx" + std::string(1 << 20, 'y') + "<a data-lexlink=\"\" href=\"u\">unclosed");
   CHECK(r.err.find("1 lexlink markers left in place") != std::string::npos);
 }
+
+TEST_CASE("markup without --citations links what the extractor finds", "[cli]") {
+  TempDir dir;
+  const std::string doc = dir.file("doc.html", kDoc);
+  const std::string rep = (dir.path / "report.jsonl").string();
+  auto r = run_cli({"markup", "--jurisdiction", "it", "--report", rep, doc});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // The citation crosses <b> and an entity: one link wraps it whole; the cited act inside an
+  // existing <a> is reported, not linked.
+  CHECK(r.out ==
+        "<p>Visto l'<a data-lexlink=\"\" href=\"urn:lex:it:stato:legge:2000-04-03;56~art5\" "
+        "data-urn=\"urn:lex:it:stato:legge:2000-04-03;56~art5\">art. 5 della <b>legge 3 aprile "
+        "2000</b>, n.&nbsp;56</a>;</p>\n"
+        "<p>vista la <a href=\"x\">legge n. 241 del 1990</a>.</p>\n");
+  auto report = json_lines(dir.read("report.jsonl"));
+  REQUIRE(report.size() == 2);
+  CHECK(report[0]["rule"] == "it/act-date-number");
+  CHECK(report[0]["text"] == "art. 5 della legge 3 aprile 2000, n.\u00a056");  // &nbsp; read
+  CHECK(report[1]["urn"] == "urn:lex:it:stato:legge:1990;241");
+  CHECK(report[1]["reason"] == "existing_link");
+  CHECK(run_cli({"unmark", "-"}, r.out).out == kDoc);
+
+  // Resolver links; the extractor's options are checked like extract's.
+  auto resolver = run_cli({"markup", "--href", "resolver", "-"}, kDoc);
+  CHECK(resolver.exit_code == 0);
+  CHECK(resolver.out.find("href=\"https://www.normattiva.it/uri-res/N2Ls?urn:nir:") !=
+        std::string::npos);
+  CHECK(run_cli({"markup", "--jurisdiction", "xx", "-"}, kDoc).exit_code == 2);
+  CHECK(run_cli({"markup", "--engine", "pcre", "-"}, kDoc).exit_code == 2);
+  CHECK(run_cli({"markup", "--self", "not a urn", "-"}, kDoc).exit_code == 2);
+}
+
+// Every document bundled in corpora/ (raw publisher files and the text of the eval corpora):
+// markup with the extractor answers every citation extract finds, unmark restores the input
+// byte for byte, and a second markup adds nothing.
+TEST_CASE("markup with the extractor on every bundled document", "[cli][corpora]") {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(lexlink::test::data_path("corpora"))) {
+    const fs::path& p = e.path();
+    const std::string folder = p.parent_path().filename().string();
+    if (e.is_regular_file() && (folder == "raw" || folder == "text") &&
+        p.filename() != "LICENSE.md") {
+      files.push_back(p);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 20);
+  TempDir dir;
+  std::size_t linked_total = 0;
+  for (const fs::path& file : files) {
+    INFO(file.string());
+    const std::string out = (dir.path / "out").string();
+    const std::string rep = (dir.path / "report.jsonl").string();
+    auto m =
+        run_cli({"markup", "--jurisdiction", "auto", "--report", rep, file.string(), "-o", out});
+    INFO(m.err);
+    REQUIRE(m.exit_code == 0);
+    auto x = run_cli({"extract", "--jurisdiction", "auto", file.string()});
+    REQUIRE(x.exit_code == 0);
+    const auto citations = json_lines(x.out);
+    const auto report = json_lines(dir.read("report.jsonl"));
+    REQUIRE(report.size() == citations.size());  // nothing dropped
+    for (std::size_t i = 0; i < report.size(); ++i) {
+      CHECK(report[i]["urn"] == citations[i]["urn"]);
+      CHECK(report[i]["start"] == citations[i]["start"]);
+      if (report[i]["linked"] == true) ++linked_total;
+    }
+    std::ifstream in(file, std::ios::binary);
+    const std::string original(std::istreambuf_iterator<char>(in), {});
+    auto u = run_cli({"unmark", out});
+    REQUIRE(u.exit_code == 0);
+    CHECK(u.out == original);
+    auto twice = run_cli({"markup", "--jurisdiction", "auto", out});
+    REQUIRE(twice.exit_code == 0);
+    CHECK(twice.out == dir.read("out"));
+  }
+  CHECK(linked_total > 100);
+}

@@ -1,0 +1,25 @@
+#include "extract/citation_source.h"
+
+#include <utility>
+
+namespace lexlink::extract {
+
+ExtractorSource::ExtractorSource(std::shared_ptr<const Extractor> extractor,
+                                 const std::string& self_urn)
+    : extractor_(std::move(extractor)), session_(extractor_->start(self_urn)) {}
+
+Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::Request>& out) {
+  citations_.clear();
+  if (Status s = extractor_->extract(chunk, *session_, citations_); !s) return s;
+  for (Citation& c : citations_) {
+    rewrite::Request r;
+    r.text = rewrite::Span{c.text_begin, c.text_end};
+    r.original = rewrite::Span{c.start, c.end};
+    r.urn = std::move(c.urn);
+    r.rule = std::move(c.rule);
+    out.push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
+}  // namespace lexlink::extract

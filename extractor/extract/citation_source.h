@@ -1,0 +1,35 @@
+// extract/citation_source: the extractor as the rewriter's CitationSource, so `lexlink markup`
+// (and any library user) links what the extractor finds, chunk by chunk, in one pass.
+//
+// Every citation becomes one Request with its view text span (exact, no offset guessing), its
+// URN and its rule; the rewriter answers each with an Outcome, so nothing found is dropped
+// silently. A resolver href, when wanted, is left to the rewriter's link options.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extract/extractor.h"
+#include "rewrite/request.h"
+
+namespace lexlink::extract {
+
+class ExtractorSource final : public rewrite::CitationSource {
+ public:
+  // `self_urn`: the document's own name, for "del presente decreto" (empty: none).
+  ExtractorSource(std::shared_ptr<const Extractor> extractor, const std::string& self_urn = {});
+
+  Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override;
+
+  // Citations found so far (the report counts what the rewriter did with them).
+  std::uint64_t found() const { return found_; }
+
+ private:
+  std::shared_ptr<const Extractor> extractor_;
+  std::unique_ptr<Extractor::Session> session_;
+  std::vector<Citation> citations_;  // reused per chunk
+  std::uint64_t found_ = 0;
+};
+
+}  // namespace lexlink::extract
