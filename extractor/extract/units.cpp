@@ -280,6 +280,28 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
   }
 
+  // A roman numeral in capitals without its level word, after a level whose values are numbers,
+  // is a value of `partition.bare-roman` ("art. 155, II" is inciso II of article 155).
+  std::optional<Level> bare_roman;
+  if (const std::string& id = g_.setting("partition.bare-roman"); !id.empty()) {
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) {
+        bare_roman = level_of_row(r);
+        break;
+      }
+    }
+  }
+  auto upper_roman = [&](const lexicon::Token& t) {
+    const std::string_view raw = u_.tokens.raw(t);
+    if (raw.empty()) return false;
+    for (char c : raw) {
+      if (c != 'I' && c != 'V' && c != 'X' && c != 'L' && c != 'C' && c != 'D' && c != 'M') {
+        return false;
+      }
+    }
+    return true;
+  };
+
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
   std::string format = "number";
@@ -391,6 +413,21 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       v.span = Span{i, last + 1};
       i = last;
       if (format == "number") elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      continue;
+    }
+    if (tok.kind == lexicon::TokenKind::kWord && format == "number" && bare_roman &&
+        !elements.empty() && upper_roman(tok)) {
+      if (auto r = roman_value(n)) {
+        Element level{Element::Kind::kLevel, *bare_roman, {}};
+        level.value.span = Span{i, i + 1};
+        elements.push_back(std::move(level));
+        format = bare_roman->format;
+        Value v;
+        v.text = std::to_string(*r);
+        v.ordinal = *r;
+        v.span = Span{i, i + 1};
+        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      }
       continue;
     }
     if (tok.kind == lexicon::TokenKind::kWord && format == "roman") {

@@ -81,7 +81,8 @@ constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4", 
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator", "partition.value-separator",
-                                     "partition.suffix", "partition.parens"};
+                                     "partition.suffix", "partition.parens",
+                                     "partition.bare-roman"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
