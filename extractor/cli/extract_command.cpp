@@ -20,6 +20,7 @@
 #include "cli/input.h"
 #include "cli/json_lines.h"
 #include "common/tsv.h"
+#include "extract/document_name.h"
 #include "extract/extractor.h"
 #include "text/view_builder.h"
 #include "urn/profiles.h"
@@ -41,6 +42,7 @@ constexpr const char* kExtractUsage =
     "  --format auto|text|html|xml   (default auto)\n"
     "  --encoding utf-8|utf-16le|utf-16be|iso-8859-1|windows-1252|iso-8859-15 (default: detect)\n"
     "  --self URN                    the document's own name, for \"del presente decreto\"\n"
+    "                                (default: from its metadata, see README.md)\n"
     "  --href urn|resolver           the href field: the URN, or the jurisdiction's resolver link\n"
     "  --partition-sep '#'|'~'       how a resolver link carries the partition (default '#')\n"
     "  --engine hyperscan|re2        the trigger scanner (re2: the slow reference path)\n"
@@ -171,11 +173,16 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
   InputFile in;
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
-  auto session = x.start(self);
+  std::unique_ptr<extract::Extractor::Session> session;
   std::string block;
   bool first = true;
   auto drain = [&]() -> Status {
     while (auto chunk = builder.next()) {
+      if (!session) {  // the document's own name: --self, else its metadata (document_name.h)
+        session = x.start(!self.empty() || chunk->format == text::Format::kText
+                              ? self
+                              : extract::document_urn(chunk->original));
+      }
       out.clear();
       if (Status s = x.extract(*chunk, *session, out); !s) return s;
       each_chunk(out);

@@ -2,13 +2,19 @@
 
 #include <utility>
 
+#include "extract/document_name.h"
+
 namespace lexlink::extract {
 
 ExtractorSource::ExtractorSource(std::shared_ptr<const Extractor> extractor,
                                  const std::string& self_urn)
-    : extractor_(std::move(extractor)), session_(extractor_->start(self_urn)) {}
+    : extractor_(std::move(extractor)), self_(self_urn) {}
 
 Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::Request>& out) {
+  if (!session_) {  // the first chunk: the document's own name from its metadata, if not given
+    if (self_.empty() && chunk.format != text::Format::kText) self_ = document_urn(chunk.original);
+    session_ = extractor_->start(self_);
+  }
   citations_.clear();
   if (Status s = extractor_->extract(chunk, *session_, citations_); !s) return s;
   for (Citation& c : citations_) {

@@ -17,7 +17,8 @@ namespace lexlink::extract {
 
 class ExtractorSource final : public rewrite::CitationSource {
  public:
-  // `self_urn`: the document's own name, for "del presente decreto" (empty: none).
+  // `self_urn`: the document's own name, for "del presente decreto" (empty: the name its
+  // metadata gives, see document_name.h, if any).
   ExtractorSource(std::shared_ptr<const Extractor> extractor, const std::string& self_urn = {});
 
   Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override;
@@ -27,8 +28,9 @@ class ExtractorSource final : public rewrite::CitationSource {
 
  private:
   std::shared_ptr<const Extractor> extractor_;
-  std::unique_ptr<Extractor::Session> session_;
-  std::vector<Citation> citations_;  // reused per chunk
+  std::string self_;
+  std::unique_ptr<Extractor::Session> session_;  // started at the first chunk
+  std::vector<Citation> citations_;              // reused per chunk
   std::uint64_t found_ = 0;
 };
 

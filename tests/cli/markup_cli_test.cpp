@@ -266,6 +266,18 @@ TEST_CASE("markup without --citations links what the extractor finds", "[cli]") 
   CHECK(resolver.exit_code == 0);
   CHECK(resolver.out.find("href=\"https://www.normattiva.it/uri-res/N2Ls?urn:nir:") !=
         std::string::npos);
+  // "della presente legge": the document's own name from its metadata, or from --self.
+  const std::string self_doc =
+      "<html><head><meta name=\"urn\" content=\"urn:lex:it:stato:legge:2000-04-03;56\"></head>"
+      "<body><p>Ai sensi dell'articolo 5 della presente legge.</p></body></html>";
+  auto self = run_cli({"markup", "-"}, self_doc);
+  CHECK(self.out.find("data-urn=\"urn:lex:it:stato:legge:2000-04-03;56~art5\">articolo 5 della "
+                      "presente legge</a>") != std::string::npos);
+  auto given = run_cli({"markup", "--self", "urn:lex:it:stato:legge:2001-01-01;1", "-"}, self_doc);
+  CHECK(given.out.find("href=\"urn:lex:it:stato:legge:2001-01-01;1~art5\"") != std::string::npos);
+  auto extracted = run_cli({"extract", "-"}, self_doc);
+  CHECK(extracted.out.find("\"urn\":\"urn:lex:it:stato:legge:2000-04-03;56~art5\"") !=
+        std::string::npos);
   CHECK(run_cli({"markup", "--jurisdiction", "xx", "-"}, kDoc).exit_code == 2);
   CHECK(run_cli({"markup", "--engine", "pcre", "-"}, kDoc).exit_code == 2);
   CHECK(run_cli({"markup", "--self", "not a urn", "-"}, kDoc).exit_code == 2);
