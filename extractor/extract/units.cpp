@@ -459,8 +459,19 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
     return 0;
   };
-  if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
-    std::reverse(segments.begin(), segments.end());
+  auto last_rank = [](const std::vector<Element>& seg) {
+    for (auto it = seg.rbegin(); it != seg.rend(); ++it) {
+      if (it->kind == Element::Kind::kLevel) return it->level.rank;
+    }
+    return 0;
+  };
+  // Inside out: some connector leads from a smaller level to a larger one ("§ 1º do art. 62").
+  bool inside_out = false;
+  for (std::size_t k = 0; k + 1 < segments.size(); ++k) {
+    const int before = last_rank(segments[k]), after = first_rank(segments[k + 1]);
+    const Element::Kind end = segments[k].back().kind;
+    const bool joined = end == Element::Kind::kAnd || end == Element::Kind::kComma;  // ", e all'"
+    if (before > 0 && after > 0 && before > after && !joined) inside_out = true;
   }
 
   // 3. The walk.
@@ -537,12 +548,26 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return true;
   };
 
-  for (std::size_t si = 0; si < segments.size(); ++si) {
-    const std::vector<Element>& seg = segments[si];
+  // Walks elements from the largest level to the smallest and returns the partitions cited.
+  // With `and_level_new_item`, "e" before a level word starts a new item ("art. 9º e no inciso
+  // II do § 1º do art. 31": art. 9º is one item, the inciso another).
+  auto walk = [&](const std::vector<Element>& seg,
+                  bool and_level_new_item) -> std::optional<std::vector<std::vector<Step>>> {
+    path.clear();
+    cited.clear();
+    leaf = false;
+    current = nullptr;
+    range_next = and_seen = ordinal_level = false;
+    pending.clear();
     for (std::size_t k = 0; k < seg.size(); ++k) {
       const Element& e = seg[k];
       switch (e.kind) {
         case Element::Kind::kLevel: {
+          if (and_level_new_item && and_seen) {
+            if (leaf && !path.empty()) cited.push_back(path);
+            path.clear();
+            leaf = false;
+          }
           current_level = e.level;
           current = &current_level;
           and_seen = false;
@@ -597,8 +622,81 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         case Element::Kind::kOf: break;
       }
     }
+    if (leaf && !path.empty()) cited.push_back(path);
+    return std::move(cited);
+  };
+
+  std::vector<std::vector<Step>> result;
+  if (!inside_out) {
+    // One path through the document from the largest level ("art. 3, comma 2, lettera b)");
+    // a chain written wholly inside out is read from its last segment.
+    if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
+      std::reverse(segments.begin(), segments.end());
+    }
+    std::vector<Element> all;
+    for (auto& seg : segments) all.insert(all.end(), seg.begin(), seg.end());
+    auto walked = walk(all, false);
+    if (!walked) return {};
+    result = std::move(*walked);
+  } else {
+    // Inside out, item by item: "o § 6º, o § 7º e o § 8º do art. 61, o § 1º do art. 62 e o § 3º
+    // do art. 63". Each segment after a connector starts with the level its items belong to
+    // (its head: "art. 61"), which becomes the parent of every item still without one at that
+    // rank; what follows the head after "," or "e" and a level word starts new items.
+    std::vector<std::vector<Step>> items;  // each from its largest level to its smallest
+    for (std::size_t si = 0; si < segments.size(); ++si) {
+      const std::vector<Element>& seg = segments[si];
+      std::size_t split = si == 0 ? 0 : seg.size();
+      for (std::size_t k = 0; si > 0 && k + 1 < seg.size(); ++k) {
+        if ((seg[k].kind == Element::Kind::kAnd || seg[k].kind == Element::Kind::kComma) &&
+            seg[k + 1].kind == Element::Kind::kLevel) {
+          split = k;
+          break;
+        }
+      }
+      if (split > 0) {
+        auto heads = walk(std::vector<Element>(seg.begin(), seg.begin() + split), false);
+        if (!heads) return {};
+        bool attached = false;
+        std::vector<std::vector<Step>> next;
+        for (auto& item : items) {
+          const bool takes = !heads->empty() && !item.empty() &&
+                             item.front().level.rank > heads->front().back().level.rank;
+          if (!takes) {
+            next.push_back(std::move(item));
+            continue;
+          }
+          attached = true;
+          for (const auto& head : *heads) {
+            std::vector<Step> joined = head;
+            joined.insert(joined.end(), item.begin(), item.end());
+            next.push_back(std::move(joined));
+          }
+        }
+        if (!attached) {
+          for (auto& head : *heads) next.push_back(std::move(head));
+        }
+        items = std::move(next);
+      }
+      if (split < seg.size()) {
+        auto fresh = walk(std::vector<Element>(seg.begin() + split, seg.end()), true);
+        if (!fresh) return {};
+        for (auto& item : *fresh) items.push_back(std::move(item));
+      }
+      if (items.size() > 10000) return {};
+    }
+    // Each item walked again from its largest level, for the parents a level implies.
+    for (const auto& item : items) {
+      path.clear();
+      leaf = false;
+      range_next = false;
+      for (const Step& step : item) {
+        if (!add(step.level, step.value)) return {};
+      }
+      if (!path.empty()) result.push_back(path);
+    }
   }
-  if (leaf && !path.empty()) cited.push_back(path);
+  cited = std::move(result);
   if (cited.empty() || cited.size() > 10000) return {};
 
   const std::string& value_sep = g_.setting("partition.value-separator");
