@@ -635,6 +635,24 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             reject("the partition chain cannot be read");
             continue;
           }
+          // `partition.range-act = yes`: a range ("arts. 1º a 4º da Lei nº 9.826") also cites its
+          // act on the act's own words, and its last item ends with its own value.
+          const bool range = std::any_of(items.begin(), items.end(),
+                                         [](const Interpreter::PartitionItem& i) { return i.whole; });
+          if (range && g.setting("partition.range-act") == "yes") {
+            std::uint32_t act_begin = match.end;
+            for (const auto& [name, span] : caps) {
+              if (name != "parts" && name != "span" && span.begin >= pit->second.end) {
+                act_begin = std::min(act_begin, span.begin);
+              }
+            }
+            for (auto& item : items) {
+              if (!item.whole && item.span.end == match.end) item.span.end = pit->second.end;
+            }
+            if (act_begin < match.end) {
+              items.push_back(Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
+            }
+          }
           std::string sep = g.setting("partition.separator." + jurisdiction);
           if (sep.empty()) sep = g.setting("partition.separator");
           if (sep.empty()) sep = "-";

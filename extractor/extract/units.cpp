@@ -390,7 +390,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       std::uint32_t last = i;
       // Suffixes: "3-bis", "3 bis", "6º-F", "231g", "1-A".
       std::uint32_t k = i + 1;
-      if (unit_is(k, "º") || unit_is(k, "°")) ++k;
+      if (unit_is(k, "º") || unit_is(k, "°")) last = k++;  // the ordinal mark is the value's
       const std::uint32_t after_dash = unit_is(k, "-") ? k + 1 : k;
       if (after_dash < s.end) {
         if (auto latin = cell(u_.units[after_dash], "latin")) {

@@ -82,7 +82,7 @@ constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4", 
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator", "partition.value-separator",
                                      "partition.suffix", "partition.parens",
-                                     "partition.bare-roman"};
+                                     "partition.bare-roman", "partition.range-act"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
