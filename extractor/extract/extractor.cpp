@@ -635,10 +635,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             reject("the partition chain cannot be read");
             continue;
           }
-          // `partition.range-act = yes`: a range ("arts. 1º a 4º da Lei nº 9.826") also cites its
-          // act on the act's own words, and its last item ends with its own value.
-          const bool range = std::any_of(items.begin(), items.end(),
-                                         [](const Interpreter::PartitionItem& i) { return i.whole; });
+          // `partition.range-act = yes`: a range ("arts. 1º a 4º da Lei nº 9.826") stands for its
+          // act in the text: each item spans the whole range, and the act is cited on its own
+          // words (markup then links the act; extract still lists every item).
+          const bool range =
+              std::any_of(items.begin(), items.end(),
+                          [](const Interpreter::PartitionItem& i) { return i.whole; });
           if (range && g.setting("partition.range-act") == "yes") {
             std::uint32_t act_begin = match.end;
             for (const auto& [name, span] : caps) {
@@ -646,11 +648,10 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                 act_begin = std::min(act_begin, span.begin);
               }
             }
-            for (auto& item : items) {
-              if (!item.whole && item.span.end == match.end) item.span.end = pit->second.end;
-            }
+            for (auto& item : items) item.span = Span{match.begin, match.end};
             if (act_begin < match.end) {
-              items.push_back(Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
+              items.push_back(
+                  Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
             }
           }
           std::string sep = g.setting("partition.separator." + jurisdiction);

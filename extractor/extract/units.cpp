@@ -722,7 +722,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     });
     first->span.begin = match.begin;
     auto last = std::max_element(items.begin(), items.end(), [](const auto& a, const auto& b) {
-      return a.span.end < b.span.end;
+      return a.whole != b.whole ? a.whole : a.span.end < b.span.end;  // an item with own words
     });
     last->span.end = match.end;
     for (auto& item : items) {

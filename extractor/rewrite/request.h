@@ -51,7 +51,8 @@ enum class Reason : std::uint8_t {
   kInsideMarkup,      // an original offset falls inside a tag, comment or declaration
   kInsideAtomic,      // starts or ends inside an entity / decoded character and snapping
                       // outward runs into a neighbouring citation
-  kOverlapsCitation,  // overlaps a citation linked before it (requests are taken in order)
+  kOverlapsCitation,  // overlaps a citation linked before it (requests are taken in order),
+                      // or holds a narrower citation, which is linked instead
   kNoText,            // the span holds no text (empty, or only markup)
   kOutOfRange,        // the span is reversed or outside the document / chunk
   kCrossesChunk,      // the span runs past the end of its view chunk

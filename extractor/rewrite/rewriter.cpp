@@ -685,6 +685,33 @@ struct Rewriter::Impl {
     // Mapped requests in document order (ties: the order they came in).
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return mapped[a].tb < mapped[b].tb; });
+    // A citation whose span holds another, narrower one gives way to it (the inside of a range
+    // "arts. 1º a 4º da Lei ..." spans the whole range; the items and the act have their own
+    // words). Each request looks at most 1024 requests ahead.
+    std::vector<std::size_t> kept;
+    kept.reserve(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const Mapped& c = mapped[order[k]];
+      bool holds = false;
+      for (std::size_t j = k + 1; j < order.size() && j <= k + 1024 && !holds; ++j) {
+        const Mapped& n = mapped[order[j]];
+        if (n.tb >= c.te) break;
+        holds = n.te <= c.te && (n.tb > c.tb || n.te < c.te);
+      }
+      for (std::size_t j = k; j-- > 0 && k - j <= 1024 && !holds;) {
+        const Mapped& n = mapped[order[j]];
+        holds = n.tb == c.tb && n.te < c.te;
+      }
+      if (holds) {
+        Mapped& m = mapped[order[k]];
+        m.ok = false;
+        m.reason = Reason::kOverlapsCitation;
+        m.detail = "it holds a narrower citation, linked instead";
+      } else {
+        kept.push_back(order[k]);
+      }
+    }
+    order = std::move(kept);
     std::vector<Outcome> done(requests.size());
     for (std::size_t i : order) {
       done[i].request = std::move(requests[i]);
