@@ -640,7 +640,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           // words (markup then links the act; extract still lists every item).
           const bool range =
               std::any_of(items.begin(), items.end(),
-                          [](const Interpreter::PartitionItem& i) { return i.whole; });
+                          [](const Interpreter::PartitionItem& i) { return i.in_range; });
           if (range && g.setting("partition.range-act") == "yes") {
             std::uint32_t act_begin = match.end;
             for (const auto& [name, span] : caps) {

@@ -223,6 +223,7 @@ struct Value {
   int ordinal = -1;       // numeric value for ranges (-1: not rangeable)
   bool letter = false;    // a letter value (ranges go a..d)
   bool interior = false;  // inside a range ("33" of "32 a 37"): no text of its own
+  bool in_range = false;  // an end or the inside of a range ("32", "33" ... "37")
 };
 
 struct Level {
@@ -339,8 +340,14 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       }
     }
     const bool letters = format == "letter" || format == "letter-index";
+    // A quoted letter: the quotes touch it ('"g" e "h"': the "e" between is a conjunction).
+    auto touches = [&](std::uint32_t a, std::uint32_t b) {
+      return toks[u_.units[a].first_token + u_.units[a].token_count - 1].end ==
+             toks[u_.units[b].first_token].begin;
+    };
     if (letters && single_letter(i) != 0 &&
-        (unit_is(i + 1, ")") || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"")))) {
+        (unit_is(i + 1, ")") || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
+                                 touches(i - 1, i) && touches(i, i + 1)))) {
       const char l = single_letter(i);
       Element e{Element::Kind::kValue, {}, {}};
       e.value.text = format == "letter" ? std::string(1, l) : std::to_string(l - 'a' + 1);
@@ -503,6 +510,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     if (range_next) {
       range_next = false;
       if (!path.empty() && path.back().level.id == level.id) {
+        path.back().value.in_range = true;
+        v.in_range = true;
         const Value from = path.back().value;
         if (from.ordinal >= 0 && v.ordinal > from.ordinal && v.ordinal - from.ordinal <= 500 &&
             from.letter == v.letter) {
@@ -510,6 +519,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             Value mid;
             mid.span = v.span;
             mid.interior = true;
+            mid.in_range = true;
             mid.ordinal = k;
             mid.letter = v.letter;
             mid.text = v.letter && level.format == "letter"
@@ -710,6 +720,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
     item.span = steps.back().value.span;
     item.whole = steps.back().value.interior;
+    item.in_range = steps.back().value.in_range;
     items.push_back(std::move(item));
   }
   if (items.size() == 1) {
