@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything lexlink needs to build and test, from Debian 12 packages only.
 # Idempotent: packages already installed are left alone and apt is not touched at all then.
+# --bench: also what the large-corpus benchmark needs (bench/large/: npm and node, GNU time).
+# (slurm-wlm and munge are installed by tests/slurm/slurm_test.sh itself, when it runs as root.)
 set -euo pipefail
 
 PACKAGES=(
@@ -9,6 +11,10 @@ PACKAGES=(
   nlohmann-json3-dev catch2 libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
 )
+if [ "${1:-}" = --bench ]; then
+  command -v npm >/dev/null && command -v node >/dev/null || PACKAGES+=(npm)  # any npm will do
+  PACKAGES+=(time)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
