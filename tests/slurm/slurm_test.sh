@@ -258,12 +258,16 @@ cid=$(sed -n 's/.*check job \([0-9]*\).*/\1/p' "$T/log/submit.log")
 [ -n "$cid" ] || fail "no check job id in: $(cat "$T/log/submit.log")"
 note "array job $jid ($n_shards shards of $shard_size), check job $cid"
 
-# Catch the first task that runs on n2, freeze it, and let it run in slices of 10 ms until part of
-# its shard has its outputs: then the node dies in the middle of a shard.
+# Catch the first task that runs on n2, freeze it (SIGSTOP), and let it run in slices of 10 ms
+# until its shard is part done: some outputs renamed into place and recorded in the shard's
+# manifest (lexlink appends its records in groups, at most 2 s after a file is done: frozen
+# after its first output, the task is left 2.2 s before the next slice), others not yet written.
+# Then the node dies: the task, its slurmstepd and slurmd are frozen and killed together.
 task_on_n2() {
-  local p e v
+  local p e v a
   for p in /proc/[0-9]*; do
-    [[ "$p/exe" -ef "$LEXLINK" ]] 2>/dev/null || continue
+    mapfile -d '' -t a < "$p/cmdline" 2>/dev/null || continue
+    [ "${a[0]:-}" = "$LEXLINK" ] || [ "${a[1]:-}" = "$LEXLINK" ] || continue
     mapfile -d '' -t e < "$p/environ" 2>/dev/null || continue
     local mine=0 n2=0 idx=""
     for v in "${e[@]}"; do
@@ -280,6 +284,7 @@ end=$((SECONDS + 60))
 while [ -z "$victim" ]; do
   victim=$(task_on_n2) || victim=""
   [ "$SECONDS" -lt "$end" ] || fail "no lexlink task ever ran on n2"
+  [ -n "$victim" ] || sleep 0.01
 done
 read -r vpid vidx <<< "$victim"
 kill -STOP "$vpid"
@@ -290,20 +295,24 @@ done_outputs() {
   for f in "${vfiles[@]}"; do [ -e "$OUT/${f#"$D"/}" ] && n=$((n + 1)); done
   echo $n
 }
-slices=0
+vman=$(printf '%s/.lexlink/manifest-shard-%05d' "$OUT" "$vidx")
+manifest_records() { if [ -f "$vman" ]; then tr -cd '\n' < "$vman" | wc -c; else echo 0; fi; }
+slices=0 waited=0
 while :; do
   k=$(done_outputs)
-  [ "$k" -gt 0 ] && break
-  [ $slices -lt 3000 ] && [ -d "/proc/$vpid" ] || fail "the task on n2 made no output"
+  m=$(manifest_records)
+  [ "$k" -lt ${#vfiles[@]} ] || fail "shard $vidx finished before the node could die mid-shard (k=$k m=$m)"
+  [ "$m" -eq 0 ] || break
+  if [ "$k" -gt 0 ] && [ $waited -eq 0 ]; then sleep 2.2; waited=1; fi
+  { [ $slices -lt 3000 ] && [ -d "/proc/$vpid" ]; } || fail "the task on n2 recorded nothing (k=$k)"
   kill -CONT "$vpid"; sleep 0.01; kill -STOP "$vpid" 2>/dev/null || true; slices=$((slices + 1))
 done
-[ "$k" -lt ${#vfiles[@]} ] || fail "shard $vidx finished within one slice; make the shards larger"
 n2pids=$(cluster_pids n2)
 # shellcheck disable=SC2086
 kill -STOP $n2pids 2>/dev/null || true
 # shellcheck disable=SC2086
 kill -KILL $n2pids 2>/dev/null || true
-note "node n2 killed (pids $(echo $n2pids)) with shard $vidx at $k of ${#vfiles[@]} outputs"
+note "node n2 killed (pids $(echo $n2pids)) in shard $vidx: $k of ${#vfiles[@]} outputs written, $m recorded"
 
 # Slurm notices the dead node, requeues the shard's task; the array and the check job complete.
 job_gone() { [ -z "$(squeue -h -j "$jid,$cid" 2>/dev/null)" ] && scontrol show job "$cid" > /dev/null 2>&1; }
@@ -331,16 +340,23 @@ done
 grep -A3 "^JobId=$cid " "$T/log/jobs.txt" | grep -q 'JobState=COMPLETED' ||
   fail "check job: $(cat "$OUT"/.lexlink/logs/check-"$cid".out 2>/dev/null)"
 
-# Each shard other than the victim's ran once; the victim's rerun redid only what was not done.
-# The rerun's --stats: the files skipped as already done, and those marked up.
-rerun_stats=$(ls "$OUT/.lexlink/stats/shard-$(printf %05d "$vidx")".*-[1-9]*.json 2>/dev/null | head -1)
-[ -n "$rerun_stats" ] || fail "no --stats of the requeued run of shard $vidx"
+# Each shard other than the victim's ran once and skipped nothing; the victim's first run left no
+# statistics (killed), its rerun skipped exactly the files its manifest recorded and redid the rest.
 stat_field() { grep -o "\"$2\"[[:space:]]*:[[:space:]]*[0-9]*" "$1" | head -1 | grep -o '[0-9]*$'; }
-skipped=$(stat_field "$rerun_stats" skipped || echo "")
-[ -n "$skipped" ] || fail "no \"skipped\" count in $rerun_stats: $(cat "$rerun_stats")"
-[ "$skipped" -ge "$k" ] && [ "$skipped" -lt ${#vfiles[@]} ] ||
-  fail "the requeued shard $vidx skipped $skipped files; $k of ${#vfiles[@]} were done when n2 died"
-note "requeued shard $vidx skipped $skipped finished files and redid the other $(( ${#vfiles[@]} - skipped ))"
+for ((i = 0; i < n_shards; i++)); do
+  mapfile -t st < <(find "$OUT/.lexlink/stats" -name "shard-$(printf %05d "$i").*.json" | sort)
+  if [ "$i" -ne "$vidx" ]; then
+    [ ${#st[@]} -eq 1 ] || fail "shard $i has ${#st[@]} statistics files: ${st[*]}"
+    [ "$(stat_field "${st[0]}" skipped)" = 0 ] || fail "shard $i skipped files: $(cat "${st[0]}")"
+    continue
+  fi
+  [ ${#st[@]} -eq 1 ] && [[ "${st[0]}" == *-[1-9]*.json ]] ||
+    fail "shard $i: expected the statistics of its requeued run alone: ${st[*]}"
+  skipped=$(stat_field "${st[0]}" skipped || echo "")
+  [ "$skipped" = "$m" ] ||
+    fail "the requeued shard $vidx skipped '$skipped' files; its manifest recorded $m when n2 died: $(cat "${st[0]}")"
+done
+note "requeued shard $vidx skipped the $skipped recorded files and redid the other $(( ${#vfiles[@]} - skipped )); no other shard redone"
 
 # Every document has exactly one output, and no other file is there (no leftover temporary).
 (cd "$OUT" && find . -path ./.lexlink -prune -o -type f -print | sed 's|^\./||' | sort) > "$T/out.list"
