@@ -3,6 +3,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -104,12 +108,27 @@ ChunkEmitter::ChunkEmitter(const RunMap& map, std::size_t chunk_bytes)
   name_slots_.assign(64, 0);
 }
 
+void advise_huge_pages(const void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHuge = 2u << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
+  if (last > first) {
+    (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 void ChunkEmitter::reserve(std::size_t mid_bytes) {
   // Untouched reserved pages cost address space only.
-  text_.reserve(mid_bytes + 64);
+  reserve_large(text_, mid_bytes + 64);
   if (format_ != Format::kText) {
-    pieces_.reserve(mid_bytes / 24 + 16);
-    tags_.reserve(mid_bytes / 16 + 16);
+    reserve_large(pieces_, mid_bytes / 24 + 16);
+    reserve_large(tags_, mid_bytes / 16 + 16);
   }
 }
 
@@ -130,9 +149,9 @@ void ChunkEmitter::begin_chunk(std::uint64_t mid, std::uint64_t orig) {
   first_threshold_ = threshold(CutLevel::kBlock);
   // The previous chunk's sizes are the best guess for this one's (chunks are cut at about the
   // same size): no reallocation while it fills.
-  text_.reserve(last_sizes_[0]);
-  pieces_.reserve(last_sizes_[1]);
-  tags_.reserve(last_sizes_[2]);
+  reserve_large(text_, last_sizes_[0]);
+  reserve_large(pieces_, last_sizes_[1]);
+  reserve_large(tags_, last_sizes_[2]);
   if (zone_depth_ > 0) zone_start_ = text_base_;  // a zone continued from the previous chunk
 }
 

@@ -263,7 +263,7 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
     if (q > pos) {
       std::size_t end = q;
       if (q == n && !eof && non_ascii) end = complete_utf8_prefix(s, n);
-      pos = emit_text_run(e, s, base, pos, end, false, !non_ascii);
+      pos = emit_text_run(e, s, base, pos, end, false, !non_ascii || base + end <= valid_until_);
       if (e.cut_requested() || pos < q) return pos;
     }
     if (pos >= n) break;

@@ -51,6 +51,9 @@ class HtmlTokenizer {
   // accepted. With eof, everything is consumed.
   std::size_t run(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,
                   ChunkEmitter& e);
+  // Mid bytes before mid offset `mid` are known to be valid UTF-8 (checked during detection):
+  // their text is not validated again.
+  void set_valid_until(std::uint64_t mid) { valid_until_ = mid; }
 
  private:
   enum class Mode : std::uint8_t { kData, kComment, kBogus, kRawText, kEndless, kLongTag };
@@ -82,6 +85,7 @@ class HtmlTokenizer {
   std::uint32_t name_index(int element, ChunkEmitter& e);
 
   HtmlExtraNames extra_;
+  std::uint64_t valid_until_ = 0;
   Mode mode_ = Mode::kData;
   std::uint64_t markup_begin_ = 0;  // the construct read in pieces (its part in this chunk)
   bool markup_inline_ = true;

@@ -199,6 +199,7 @@ struct ViewBuilder::Impl {
     return failure;
   }
 
+  void grow(std::size_t take);
   void detect(bool eof);
   void setup_stream();
   Status step(bool eof);
@@ -210,6 +211,24 @@ struct ViewBuilder::Impl {
   std::size_t run_text(std::string_view m, std::size_t from, std::size_t end, bool eof,
                        bool known_valid);
 };
+
+// Room in `orig` for `take` more bytes. Detection needs detect_bytes() before it starts; XML is
+// kept whole, so its buffer jumps to kXmlReserveBytes of address space (pages untouched until
+// written, huge pages once written), then grows 4x: a document up to that size is copied once
+// (its first detect_bytes()), not at every doubling.
+void ViewBuilder::Impl::grow(std::size_t take) {
+  static constexpr std::size_t kXmlReserveBytes = 64u << 20;
+  const std::size_t need = orig.size() + take;
+  std::size_t want = std::max(need, orig.capacity() * 2);
+  if (phase == Phase::kDetect && options.chunk_bytes != 0) {
+    want = std::max(want, detect_bytes() + slice_bytes());
+  }
+  if (phase == Phase::kXml) {
+    want = std::max({want, orig.capacity() * 4, kXmlReserveBytes});
+    want = std::max(need, std::min(want, options.max_document_bytes + take));
+  }
+  reserve_large(orig, want);
+}
 
 void ViewBuilder::Impl::detect(bool eof) {
   std::string_view head = orig;
@@ -298,6 +317,7 @@ void ViewBuilder::Impl::detect(bool eof) {
     case Format::kHtml:
       phase = Phase::kHtml;
       html.emplace();
+      html->set_valid_until(identity() ? valid_until : UINT64_MAX);
       break;
     case Format::kXml: phase = Phase::kXml; break;
   }
@@ -322,7 +342,7 @@ void ViewBuilder::Impl::cut(std::uint64_t mid_abs, bool last) {
   } else {
     // The chunk keeps the buffer; the few bytes after the cut move to a new one.
     std::string rest;
-    rest.reserve(std::max(orig.size() - take, options.chunk_bytes * 2));
+    reserve_large(rest, std::max(orig.size() - take, options.chunk_bytes * 2));
     rest.append(orig, take, std::string::npos);
     orig.resize(take);
     chunk_original = std::move(orig);
@@ -448,6 +468,7 @@ void ViewBuilder::Impl::run_html_whole(const XmlProfile* fallback_profile, std::
   detect_warnings.clear();
   if (!warning.empty()) emitter->warn(std::move(warning));
   html.emplace(fallback_profile ? extra_names(*fallback_profile) : HtmlExtraNames{});
+  html->set_valid_until(identity() ? valid_until : UINT64_MAX);
   phase = Phase::kHtml;
   pos = identity() ? bom_len : 0;
   while (true) {
@@ -484,7 +505,8 @@ Status ViewBuilder::Impl::process_xml() {
     if (options.chunk_bytes == 0) emitter->reserve(m.size());
     phase = Phase::kXmlEmit;
     while (phase == Phase::kXmlEmit && !xml->failed()) next_xml_chunk();
-    if (!xml->failed()) return Status::Ok();
+    // Done: the last chunk reset `xml`; otherwise it failed (and is still there).
+    if (phase != Phase::kXmlEmit) return Status::Ok();
     ready.clear();
     error = xml->error();
     error_offset = xml->error_offset();
@@ -553,11 +575,7 @@ Status ViewBuilder::feed(std::string_view bytes) {
   try {
     while (!bytes.empty()) {
       const std::size_t take = std::min(bytes.size(), m.slice_bytes());
-      if (m.phase == Impl::Phase::kXml && m.orig.size() + take > m.orig.capacity()) {
-        // XML is kept whole: grow by 4x rather than 2x (fewer copies of a large document).
-        m.orig.reserve(std::min(m.options.max_document_bytes + take,
-                                std::max(m.orig.capacity() * 4, m.orig.size() + take)));
-      }
+      if (m.orig.size() + take > m.orig.capacity()) m.grow(take);
       m.orig.append(bytes.substr(0, take));
       m.fed += take;
       bytes.remove_prefix(take);
