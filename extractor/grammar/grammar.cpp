@@ -80,8 +80,8 @@ namespace {
 constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
-constexpr const char* kSettings[] = {"partition.separator", "partition.value-separator",
-                                     "partition.suffix", "partition.parens",
+constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
+                                     "partition.suffix",     "partition.parens",
                                      "partition.bare-roman", "partition.range-act"};
 
 bool is_builtin(std::string_view name) {
