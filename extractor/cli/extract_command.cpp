@@ -3,6 +3,7 @@
 // extract"); explain shows how a text was read; eval scores against a corpus folder laid out
 // like ../shared/corpora/* with the definition of its README (and of tools/score.py).
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -129,25 +130,40 @@ int setup(const char* command, const Context& context, const Args& args, Extract
   return 0;
 }
 
-std::string href_of(const ExtractSetup& s, const extract::Citation& c) {
+// The href field: the URN itself, or the resolver link (computed into `scratch`).
+std::string_view href_of(const ExtractSetup& s, const extract::Citation& c, std::string& scratch) {
   if (!s.resolver_href) return c.urn;
   urn::ParseOptions po;
   po.allow_unnumbered = true;
   auto u = urn::parse(c.urn, po);
   if (!u) return c.urn;
   auto url = s.profiles->resolve(*u, urn::ResolveOptions{s.partition_sep});
-  return url ? *url : c.urn;
+  if (!url) return c.urn;
+  scratch = std::move(*url);
+  return scratch;
+}
+
+void append_number(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
 
 // One citation as a JSON line (the contract of README.md "lexlink extract"), written by hand:
-// this is the hot output path.
-void append_citation_line(std::string& out, const std::string& file, const extract::Citation& c,
-                          const std::string& href) {
+// this is the hot output path. `file_json` is the file name already written as a JSON string.
+void append_citation_line(std::string& out, std::string_view file_json, const extract::Citation& c,
+                          std::string_view href) {
   out += "{\"file\":";
-  append_json_string(out, file);
-  out += ",\"start\":" + std::to_string(c.start) + ",\"end\":" + std::to_string(c.end) +
-         ",\"char_start\":" + std::to_string(c.char_start) +
-         ",\"char_end\":" + std::to_string(c.char_end) + ",\"text\":";
+  out += file_json;
+  out += ",\"start\":";
+  append_number(out, c.start);
+  out += ",\"end\":";
+  append_number(out, c.end);
+  out += ",\"char_start\":";
+  append_number(out, c.char_start);
+  out += ",\"char_end\":";
+  append_number(out, c.char_end);
+  out += ",\"text\":";
   append_json_string(out, c.text);
   out += ",\"urn\":";
   append_json_string(out, c.urn);
@@ -229,17 +245,26 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
   int status = 0;
-  std::string buffer;
+  // Lines are gathered and written 64 KB at a time.
+  std::string buffer, href_scratch, file_json;
+  constexpr std::size_t kFlushAt = 64 << 10;
+  buffer.reserve(kFlushAt + 4096);
+  auto flush = [&] {
+    std::fwrite(buffer.data(), 1, buffer.size(), stdout);
+    buffer.clear();
+  };
   for (const std::string& path : args.positional()) {
     const std::string shown = path == "-" ? "-" : path;
-    Status st = extract_file(*s.extractor, s.view, path, s.self,
-                             [&](const std::vector<extract::Citation>& citations) {
-                               buffer.clear();
-                               for (const auto& c : citations) {
-                                 append_citation_line(buffer, shown, c, href_of(s, c));
-                               }
-                               std::fwrite(buffer.data(), 1, buffer.size(), stdout);
-                             });
+    file_json.clear();
+    append_json_string(file_json, shown);
+    Status st = extract_file(
+        *s.extractor, s.view, path, s.self, [&](const std::vector<extract::Citation>& citations) {
+          for (const auto& c : citations) {
+            append_citation_line(buffer, file_json, c, href_of(s, c, href_scratch));
+            if (buffer.size() >= kFlushAt) flush();
+          }
+        });
+    flush();
     if (!st) {
       status = 1;
       // The file is named once: in "file", and first on the stderr line.
