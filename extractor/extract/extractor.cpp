@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "common/utf8.h"
 #include "extract/units.h"
@@ -94,11 +96,28 @@ struct Extractor::Engine {
   int parts_capture_missing = 0;
 };
 
+// What the rule programs say about one span of unit symbols: the rules whose pattern matches
+// it whole (ascending), and for each its named captures (offsets relative to the span).
+struct RuleAnswers {
+  struct Capture {
+    const std::string* name;
+    std::uint32_t begin, end;
+  };
+  struct Rule {
+    bool matched = false;
+    std::vector<Capture> captures;
+  };
+  std::vector<int> ids;
+  std::vector<Rule> rules;
+};
+
 struct Extractor::Session::State {
   std::string self;
-  std::vector<Act> history;
+  std::deque<Act> history;  // the last 64 acts cited (oldest first)
   std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> scratch;
   UnitText units;
+  // Per engine: the rule answers for the symbol spans met so far in this document.
+  std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
   std::vector<std::uint32_t> starts;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
   // Code point counting over the original: position and count reached.
@@ -275,6 +294,7 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
   s->state_ = std::make_unique<Session::State>();
   s->state_->self = self_urn;
   for (const auto& e : engines_) s->state_->scratch.push_back(e->scanner->make_scratch());
+  s->state_->answers.resize(engines_.size());
   return s;
 }
 
@@ -290,8 +310,10 @@ std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
       for (; i + 8 <= bytes.size(); i += 8) {
         std::uint64_t w;
         std::memcpy(&w, bytes.data() + i, 8);
-        const std::uint64_t continuation = (w & ~(w << 1)) & 0x8080808080808080ull;
-        n += 8 - static_cast<std::uint64_t>(__builtin_popcountll(continuation));
+        // 0x80 in each byte that continues a character; summed without popcount (which is a
+        // library call unless the target has the instruction).
+        const std::uint64_t continuation = ((w & ~(w << 1)) & 0x8080808080808080ull) >> 7;
+        n += 8 - ((continuation * 0x0101010101010101ull) >> 56);
       }
       for (; i < bytes.size(); ++i) n += (static_cast<unsigned char>(bytes[i]) & 0xC0) != 0x80;
       return n;
@@ -379,6 +401,41 @@ Explanation describe_match(const grammar::Grammar& g, const UnitText& u, const R
                        g.symbol_name(static_cast<std::uint8_t>(u.symbols[i])) + "]");
   }
   return ex;
+}
+
+}  // namespace
+
+namespace {
+
+// The answers for symbols [s, end), from `cache` or computed (the set program, then each
+// matching rule's own program for its captures). The cache is cleared when it grows large, so
+// a session's memory stays bounded.
+template <class Engine, class Cache>
+const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringPiece& symbols,
+                               std::uint32_t s, std::uint32_t end,
+                               std::vector<re2::StringPiece>& groups) {
+  std::string key(symbols.data() + s, end - s);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (cache.size() >= 4096) cache.clear();
+  RuleAnswers a;
+  e.set->Match(re2::StringPiece(symbols.data() + s, end - s), &a.ids);
+  std::sort(a.ids.begin(), a.ids.end());
+  a.rules.resize(a.ids.size());
+  for (std::size_t k = 0; k < a.ids.size(); ++k) {
+    const re2::RE2& re = *e.rule_re[static_cast<std::size_t>(a.ids[k])];
+    groups.assign(static_cast<std::size_t>(re.NumberOfCapturingGroups()) + 1, {});
+    RuleAnswers::Rule& r = a.rules[k];
+    r.matched = re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
+                         static_cast<int>(groups.size()));
+    if (!r.matched) continue;
+    for (const auto& [name, index] : re.NamedCapturingGroups()) {
+      const re2::StringPiece& gp = groups[static_cast<std::size_t>(index)];
+      if (gp.data() == nullptr || gp.empty()) continue;
+      const auto b = static_cast<std::uint32_t>(gp.data() - symbols.data()) - s;
+      r.captures.push_back({&name, b, static_cast<std::uint32_t>(b + gp.size())});
+    }
+  }
+  return cache.emplace(std::move(key), std::move(a)).first->second;
 }
 
 }  // namespace
@@ -487,7 +544,6 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     st.previous.valid = false;
     const re2::StringPiece symbols(u.symbols);
     std::size_t pos = 0;
-    std::vector<int> ids;
     std::vector<re2::StringPiece> groups;
     while (pos < u.symbols.size()) {
       re2::StringPiece m;
@@ -498,11 +554,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         pos = s + 1;
         continue;
       }
-      ids.clear();
-      e.set->Match(re2::StringPiece(u.symbols.data() + s, end - s), &ids);
-      std::sort(ids.begin(), ids.end());
+      // Which rules match the span, and their captures: a function of the span's symbols
+      // alone (the rule programs have no assertions), so the answers are kept per session.
+      const RuleAnswers& answers = answers_for(e, st.answers[ei], symbols, s, end, groups);
       bool emitted = false;
-      for (int id : ids) {
+      for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
+        const int id = answers.ids[ai];
         const Rule& rule = g.rules()[static_cast<std::size_t>(id)];
         Explanation* ex = nullptr;
         if (trace != nullptr) {
@@ -512,19 +569,14 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         auto reject = [&](const char* why) {
           if (ex != nullptr) ex->outcome = why;
         };
-        const re2::RE2& re = *e.rule_re[static_cast<std::size_t>(id)];
-        groups.assign(static_cast<std::size_t>(re.NumberOfCapturingGroups()) + 1, {});
-        if (!re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
-                      static_cast<int>(groups.size()))) {
+        const RuleAnswers::Rule& answer = answers.rules[ai];
+        if (!answer.matched) {
           reject("internal: the rule's own program did not match the span");
           continue;
         }
         std::map<std::string, Span> caps;
-        for (const auto& [name, index] : re.NamedCapturingGroups()) {
-          const re2::StringPiece& gp = groups[static_cast<std::size_t>(index)];
-          if (gp.data() == nullptr || gp.empty()) continue;
-          const auto b = static_cast<std::uint32_t>(gp.data() - u.symbols.data());
-          caps[name] = Span{b, static_cast<std::uint32_t>(b + gp.size())};
+        for (const RuleAnswers::Capture& cap : answer.captures) {
+          caps[*cap.name] = Span{s + cap.begin, s + cap.end};
         }
         // `continues`: take the missing captures from the citation just before.
         if (rule.continues > 0) {
@@ -744,7 +796,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
         if (ex != nullptr) ex->outcome = "emitted";
         st.history.push_back(Act{work_name, std::string(parsed->get(urn::Kind::kMeasureType))});
-        if (st.history.size() > 64) st.history.erase(st.history.begin());
+        if (st.history.size() > 64) st.history.pop_front();
         st.previous.valid = true;
         st.previous.engine = ei;
         st.previous.rule = static_cast<std::size_t>(id);
