@@ -119,7 +119,8 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
   std::vector<std::uint32_t> starts;
-  std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
+  std::vector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
+  std::vector<std::uint64_t> breaks;    // chunk-relative text offsets of hard breaks
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
   std::uint64_t count_chars = 0;
@@ -479,6 +480,11 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       const std::size_t first_token = u.tokens.tokens.size();
       lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo));
       const std::size_t end_token = u.tokens.tokens.size();
+      st.word_ids.resize(end_token);
+      for (std::size_t t = first_token; t < end_token; ++t) {
+        st.word_ids[t] = g.lexicon().word_id(u.tokens.norm(u.tokens.tokens[t]));
+      }
+      const std::uint32_t* ids = st.word_ids.data();
       // A synthetic break between two tokens counts as a paragraph break.
       auto bit = std::lower_bound(st.breaks.begin(), st.breaks.end(), lo);
       for (std::size_t t = first_token + 1; t < end_token && bit != st.breaks.end(); ++t) {
@@ -496,7 +502,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                                                  : tok.newlines_before >= 1;
         if (!line_start || g.partitions_class() < 0) continue;
         const lexicon::PhraseMatch pm = g.lexicon().longest_at(
-            u.tokens, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+            u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
         if (pm.cls != g.partitions_class()) continue;
         std::size_t k = t + pm.count, values = 0;
         bool number = false;
@@ -521,7 +527,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           u.symbols += static_cast<char>(grammar::symbol::kBreak);
         }
         const lexicon::PhraseMatch m = g.lexicon().longest_at(
-            u.tokens, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+            u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
         Unit unit;
         unit.first_token = static_cast<std::uint32_t>(t);
         if (m.cls >= 0) {
@@ -531,7 +537,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           u.symbols += static_cast<char>(g.class_symbol(m.cls));
         } else {
           unit.token_count = 1;
-          u.symbols += static_cast<char>(g.token_symbol(u.tokens, tok));
+          u.symbols += static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
         }
         u.units.push_back(unit);
         t += unit.token_count;

@@ -53,6 +53,25 @@ const std::string& Grammar::setting(std::string_view key) const {
   return it == settings_.end() ? kEmpty : it->second;
 }
 
+std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                                   std::uint32_t word_id) const {
+  if (word_id < literal_by_word_.size() && literal_by_word_[word_id] >= 0) {
+    return static_cast<std::uint8_t>(literal_by_word_[word_id]);
+  }
+  const std::string_view norm = tokens.norm(t);
+  switch (t.kind) {
+    case lexicon::TokenKind::kNumber: {
+      const std::size_t digits = norm.size();
+      return static_cast<std::uint8_t>(digits >= 5 ? symbol::kNum5 : digits);
+    }
+    case lexicon::TokenKind::kWord:
+      if (norm.size() == 1) return is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
+      return is_roman(norm) ? symbol::kRoman : symbol::kWord;
+    case lexicon::TokenKind::kPunct: return symbol::kPunct;
+  }
+  return symbol::kPunct;
+}
+
 std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const {
   const std::string_view norm = tokens.norm(t);
   if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
@@ -821,6 +840,15 @@ class Loader {
     }
     for (const auto& [lit, sym] : g_.literal_symbol_) g_.literal_index_.add(lit, sym);
     g_.literal_index_.build();
+    {
+      std::vector<std::string> words;
+      for (const auto& [lit, sym] : g_.literal_symbol_) words.push_back(lit);
+      g_.lexicon_.add_words(words);
+    }
+    g_.literal_by_word_.assign(g_.lexicon_.word_count(), -1);
+    for (const auto& [lit, sym] : g_.literal_symbol_) {
+      g_.literal_by_word_[g_.lexicon_.word_id(lit)] = sym;
+    }
     for (Rule& r : g_.rules_) {
       std::string regex;
       if (Status s = emit_regex(r.match, regex, 0); !s) return s;

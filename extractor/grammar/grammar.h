@@ -121,6 +121,9 @@ class Grammar {
   // The symbol of a unit: a lexicon class, or a single token.
   std::uint8_t class_symbol(int cls) const { return class_symbol_[static_cast<std::size_t>(cls)]; }
   std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const;
+  // The same, given the token's word id in lexicon() (its literals have ids).
+  std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                            std::uint32_t word_id) const;
   // Human-readable name of a symbol (for `lexlink explain`).
   std::string symbol_name(std::uint8_t s) const;
 
@@ -137,7 +140,8 @@ class Grammar {
   std::map<std::string, std::string, std::less<>> settings_;
   std::vector<std::uint8_t> class_symbol_;
   std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
-  StringTable literal_index_;  // the same, for lookups in the hot path
+  StringTable literal_index_;                  // the same, for lookups in the hot path
+  std::vector<std::int16_t> literal_by_word_;  // the same by lexicon word id (-1: none)
   std::vector<std::string> symbol_names_;
   std::vector<std::string> files_;
   std::uint64_t data_hash_ = 0;

@@ -144,7 +144,17 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
     cls.row_lines.push_back(row.line);
   }
   classes_.push_back(std::move(cls));
-  // Rebuild the index of first tokens (a few thousand entries: cheap, and done at load only).
+  reindex();
+  return Status::Ok();
+}
+
+void Lexicon::add_words(const std::vector<std::string>& norms) {
+  extra_words_.insert(extra_words_.end(), norms.begin(), norms.end());
+  reindex();
+}
+
+// Rebuilds the lookup indexes (a few thousand entries: cheap, and done at load only).
+void Lexicon::reindex() {
   first_index_ = StringTable();
   lists_.clear();
   for (const auto& [first, list] : by_first_) {
@@ -152,7 +162,78 @@ Status Lexicon::add_class(const std::string& name, const std::string& path,
     lists_.push_back(&list);
   }
   first_index_.build();
-  return Status::Ok();
+  // Word ids: first tokens, then the other tokens of phrases, then the extra words.
+  StringTable ids;
+  std::vector<std::string> list;
+  std::map<std::string_view, std::uint32_t> known;
+  auto id_of = [&](std::string_view w) {
+    auto it = known.find(w);
+    if (it != known.end()) return it->second;
+    const auto id = static_cast<std::uint32_t>(list.size());
+    list.emplace_back(w);
+    known.emplace(w, id);
+    return id;
+  };
+  for (const auto& [first, entries] : by_first_) {
+    id_of(first);
+    for (const Entry& e : entries) {
+      for (const std::string& r : e.rest) id_of(r);
+    }
+  }
+  for (const std::string& w : extra_words_) id_of(w);
+  by_first_id_.assign(list.size(), {0, 0});
+  id_entries_.clear();
+  rest_ids_.clear();
+  for (const auto& [first, entries] : by_first_) {
+    const std::uint32_t first_id = known.at(first);
+    const auto begin = static_cast<std::uint32_t>(id_entries_.size());
+    for (const Entry& e : entries) {
+      IdEntry ie;
+      ie.rest_begin = static_cast<std::uint32_t>(rest_ids_.size());
+      ie.rest_len = static_cast<std::uint32_t>(e.rest.size());
+      ie.cls = e.cls;
+      ie.row = e.row;
+      ie.exact = e.exact.empty() ? nullptr : &e.exact;
+      for (const std::string& r : e.rest) rest_ids_.push_back(known.at(r));
+      id_entries_.push_back(ie);
+    }
+    by_first_id_[first_id] = {begin, static_cast<std::uint32_t>(id_entries_.size())};
+  }
+  for (std::size_t k = 0; k < list.size(); ++k) ids.add(list[k], static_cast<std::uint32_t>(k));
+  ids.build();
+  words_ = std::move(ids);
+  word_list_ = std::move(list);
+}
+
+PhraseMatch Lexicon::longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
+                                std::uint32_t end) const {
+  PhraseMatch m;
+  const std::uint32_t first = ids[i];
+  if (first == kNoWord) return m;
+  const auto [begin, stop] = by_first_id_[first];
+  const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
+  for (std::uint32_t k = begin; k < stop; ++k) {
+    const IdEntry& e = id_entries_[k];
+    if (i + 1 + e.rest_len > n) continue;
+    bool ok = true;
+    const std::uint32_t* rest = rest_ids_.data() + e.rest_begin;
+    for (std::uint32_t r = 0; ok && r < e.rest_len; ++r) {
+      ok = ids[i + 1 + r] == rest[r] && tokens.tokens[i + 1 + r].newlines_before < 2;
+    }
+    if (ok && e.exact != nullptr) {
+      for (std::size_t r = 0; ok && r < e.exact->size(); ++r) {
+        ok = !tokens.source.empty() && tokens.raw(tokens.tokens[i + r]) == (*e.exact)[r];
+      }
+    }
+    if (ok) {
+      m.first = i;
+      m.count = 1 + e.rest_len;
+      m.cls = e.cls;
+      m.row = e.row;
+      return m;  // entries are sorted longest first
+    }
+  }
+  return m;
 }
 
 PhraseMatch Lexicon::longest_at(const Tokens& tokens, std::uint32_t i, std::uint32_t end) const {

@@ -61,6 +61,19 @@ class Lexicon {
   PhraseMatch longest_at(const Tokens& tokens, std::uint32_t i,
                          std::uint32_t end = 0xFFFFFFFF) const;
 
+  // Word ids: every normalised token of every phrase, and the words given to add_word(), has a
+  // small integer id (kNoWord for any other text). The hot path looks each token up once and
+  // then compares ids.
+  static constexpr std::uint32_t kNoWord = StringTable::kMissing;
+  std::uint32_t word_id(std::string_view norm) const { return words_.find(norm); }
+  std::uint32_t word_count() const { return static_cast<std::uint32_t>(word_list_.size()); }
+  // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
+  // only.
+  void add_words(const std::vector<std::string>& norms);
+  // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`.
+  PhraseMatch longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
+                         std::uint32_t end) const;
+
  private:
   struct Entry {
     std::vector<std::string> rest;  // normalised tokens after the first
@@ -73,6 +86,21 @@ class Lexicon {
   std::map<std::string, std::vector<Entry>, std::less<>> by_first_;
   std::vector<const std::vector<Entry>*> lists_;
   StringTable first_index_;
+  // The same entries by word id: by_first_id_[id] holds [begin, end) of id_entries_, longest
+  // first; rest_ids_ holds the ids of the tokens after the first, back to back.
+  struct IdEntry {
+    std::uint32_t rest_begin, rest_len;
+    std::int32_t cls;
+    std::uint32_t row;
+    const std::vector<std::string>* exact;  // nullptr unless the variant is exact
+  };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_first_id_;
+  std::vector<IdEntry> id_entries_;
+  std::vector<std::uint32_t> rest_ids_;
+  StringTable words_;
+  std::vector<std::string> word_list_;
+  std::vector<std::string> extra_words_;
+  void reindex();
   // Normalised phrase -> where it was defined (for duplicate messages).
   std::map<std::string, std::string, std::less<>> defined_at_;
 };
