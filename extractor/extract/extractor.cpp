@@ -736,8 +736,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
-            same_act(st.previous.work, work_name) && s >= st.previous.end_unit &&
-            s - st.previous.end_unit <= 3) {
+            s >= st.previous.end_unit && s - st.previous.end_unit <= 3 &&
+            same_act(st.previous.work, work_name)) {
           bool only_punct = true;
           for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
             const Unit& between = u.units[k];
@@ -852,9 +852,10 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   }
   // Sort this chunk's citations, drop exact duplicates, map to the original.
   // By start; citations starting together keep the order they were read in (list items).
-  std::stable_sort(
-      out.begin() + static_cast<long>(first_new), out.end(),
-      [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; });
+  auto by_start = [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; };
+  if (!std::is_sorted(out.begin() + static_cast<long>(first_new), out.end(), by_start)) {
+    std::stable_sort(out.begin() + static_cast<long>(first_new), out.end(), by_start);
+  }
   out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
                         [](const Citation& a, const Citation& b) {
                           return a.text_begin == b.text_begin && a.text_end == b.text_end &&

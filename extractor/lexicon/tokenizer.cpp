@@ -267,8 +267,17 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       const auto c = static_cast<unsigned char>(text[i]);
       const std::uint8_t k = kByteClass[c];
       if (k == kLetter) {
-        out.norms += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-        ++i;
+        // A run of ASCII letters, lower-cased in one go.
+        std::size_t e = i + 1;
+        while (e < n && kByteClass[static_cast<unsigned char>(text[e])] == kLetter) ++e;
+        const std::size_t at = out.norms.size();
+        out.norms.resize(at + (e - i));
+        char* dst = &out.norms[at];
+        for (std::size_t q = i; q < e; ++q) {
+          const auto ch = static_cast<unsigned char>(text[q]);
+          *dst++ = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        }
+        i = e;
         continue;
       }
       if (k != kHigh) break;

@@ -324,7 +324,14 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
       }
     }
   }
-  std::sort(scratch.hits.begin(), scratch.hits.end());
+  // Hyperscan reports by end offset, so starts are nearly in order: insertion sort.
+  std::vector<std::uint32_t>& h = scratch.hits;
+  for (std::size_t i = 1; i < h.size(); ++i) {
+    const std::uint32_t v = h[i];
+    std::size_t j = i;
+    for (; j > 0 && h[j - 1] > v; --j) h[j] = h[j - 1];
+    h[j] = v;
+  }
   scratch.hits.erase(std::unique(scratch.hits.begin(), scratch.hits.end()), scratch.hits.end());
   starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
   return Status::Ok();
