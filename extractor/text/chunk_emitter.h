@@ -17,12 +17,17 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "text/charset.h"
 #include "text/text_view.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace lexlink::text {
 
@@ -40,6 +45,7 @@ class ChunkEmitter {
     chunk_bytes_ = 0;
     first_threshold_ = UINT64_MAX;
   }
+  bool discarding() const { return discard_; }
 
   // Reserves room for a chunk made of about `mid_bytes` mid bytes.
   void reserve(std::size_t mid_bytes);
@@ -148,6 +154,43 @@ void reserve_large(C& c, std::size_t n) {
 }
 
 // Scanning helpers shared by the tokenizers.
+
+// The index of the first byte equal to `a` or `b` in p[from, to), or `to`. Inline and 16 bytes
+// at a time: the runs it scans (attribute values, tag bodies) are short, where a call to memchr
+// costs more than the scan.
+inline std::size_t find_either(const char* p, std::size_t from, std::size_t to, char a, char b) {
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a);
+  const __m128i vb = _mm_set1_epi8(b);
+  for (; i + 16 <= to; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const int hit = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
+    if (hit != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hit)));
+  }
+#endif
+  for (; i < to; ++i) {
+    if (p[i] == a || p[i] == b) return i;
+  }
+  return to;
+}
+
+// a[0, n) == b[0, n), 8 bytes at a time (element names: mostly one or two words).
+inline bool same_bytes(const char* a, const char* b, std::size_t n) {
+  while (n >= 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+    a += 8;
+    b += 8;
+    n -= 8;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (a[k] != b[k]) return false;
+  }
+  return true;
+}
 
 // The index of the first '<' or '&' in s[from, to), or `to`; sets `non_ascii` when a byte >= 0x80
 // was passed over.

@@ -129,7 +129,8 @@ class ElementTable {
     for (std::size_t s = hash_name(name) & (kSlots - 1);; s = (s + 1) & (kSlots - 1)) {
       const int i = slots_[s];
       if (i < 0) return -1;
-      if (kElements[i].name == name) return i;
+      const std::string_view k = kElements[i].name;
+      if (k.size() == name.size() && same_bytes(k.data(), name.data(), k.size())) return i;
     }
   }
   std::uint8_t flags(std::string_view name) const {
@@ -435,8 +436,8 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
       break;
     }
     if (s[j] == '"' || s[j] == '\'') {
-      const std::size_t close = find_char(s, j + 1, s[j]);
-      if (close == std::string_view::npos) {
+      const std::size_t close = find_either(s.data(), j + 1, n, s[j], s[j]);
+      if (close == n) {
         state = TagState::kQuoted;
         quote = s[j];
         j = n;

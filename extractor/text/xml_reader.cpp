@@ -214,13 +214,29 @@ std::size_t find_str(std::string_view s, std::size_t from, std::string_view lit)
 }
 
 // A quick hash of an element name: its length and its first and last bytes (up to 8 each).
-std::uint64_t hash_name(std::string_view s) {
+// `readable` bytes may be read from s.data() (at least s.size()): with 8 of them, the head is
+// one load, masked to the name.
+std::uint64_t hash_name(std::string_view s, std::size_t readable) {
   std::uint64_t head = 0, tail = 0;
   const std::size_t n = s.size();
-  std::memcpy(&head, s.data(), n < 8 ? n : 8);
-  if (n > 8) std::memcpy(&tail, s.data() + n - 8, 8);
+  if (n >= 8) {
+    std::memcpy(&head, s.data(), 8);
+    std::memcpy(&tail, s.data() + n - 8, 8);
+    if (n == 8) tail = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  } else if (readable >= 8) {
+    std::memcpy(&head, s.data(), 8);
+    head &= (std::uint64_t{1} << (8 * n)) - 1;  // the first n bytes
+#endif
+  } else {
+    std::memcpy(&head, s.data(), n);
+  }
   std::uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ n) * 0xFF51AFD7ED558CCDull;
   return h ^ (h >> 29);
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
 }
 
 }  // namespace
@@ -334,6 +350,7 @@ XmlCheck sniff_xml_root(std::string_view s) {
 
 XmlTokenizer::XmlTokenizer(const XmlProfile& profile) : profile_(profile) {
   slots_.resize(256);
+  stack_.reserve(64);
 }
 
 std::size_t XmlTokenizer::fail(std::size_t at, std::string message) {
@@ -344,11 +361,11 @@ std::size_t XmlTokenizer::fail(std::size_t at, std::string message) {
   return at;
 }
 
-XmlTokenizer::Slot& XmlTokenizer::lookup(std::string_view qname) {
+XmlTokenizer::Slot& XmlTokenizer::lookup(std::string_view qname, std::size_t readable) {
   std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash_name(qname) & mask;
+  std::size_t i = hash_name(qname, readable) & mask;
   while (slots_[i].used) {
-    if (slots_[i].name == qname) return slots_[i];
+    if (same_name(slots_[i].name, qname)) return slots_[i];
     i = (i + 1) & mask;
   }
   const std::string_view local = local_name(qname);
@@ -366,11 +383,11 @@ XmlTokenizer::Slot& XmlTokenizer::lookup(std::string_view qname) {
     mask = slots_.size() - 1;
     for (const Slot& s : old) {
       if (!s.used) continue;
-      std::size_t k = hash_name(s.name) & mask;
+      std::size_t k = hash_name(s.name, s.name.size()) & mask;
       while (slots_[k].used) k = (k + 1) & mask;
       slots_[k] = s;
     }
-    i = hash_name(qname) & mask;
+    i = hash_name(qname, readable) & mask;
     while (slots_[i].used) i = (i + 1) & mask;
   }
   slots_[i] = Slot{qname, cls, true, 0, 0};
@@ -392,6 +409,7 @@ bool XmlTokenizer::is_link_attribute(std::string_view qname) const {
 
 std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter& e) {
   const std::size_t n = s.size();
+  check_ = e.discarding();
   if (!scanned_for_nul_) {
     // XML has no U+0000 (and pugixml stops at one): refuse it wherever it is.
     scanned_for_nul_ = true;
@@ -413,7 +431,7 @@ std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter&
         for (std::size_t k = pos; k < q; ++k) {
           if (!is_ws(s[k])) return fail(k, "text outside the root element");
         }
-      } else if (skip_depth_ == 0) {
+      } else if (skip_depth_ == 0 && !check_) {
         const std::size_t reached = emit_text_run(e, s, 0, pos, q, false, !non_ascii);
         if (e.cut_requested()) return reached;
       }
@@ -425,7 +443,7 @@ std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter&
     const CharRef r = scan_xml_char_ref(s.substr(pos + 1));
     if (r.status != CharRef::Status::kFound) return fail(pos, "malformed reference");
     const std::size_t end = pos + 1 + r.length;
-    if (skip_depth_ == 0) {
+    if (skip_depth_ == 0 && !check_) {
       if (r.utf8.empty() && r.code_point == 0) {
         e.text(pos, s.substr(pos, end - pos));  // an entity we cannot expand: kept as written
       } else {
@@ -552,15 +570,21 @@ std::size_t XmlTokenizer::start_tag(std::string_view s, std::size_t pos, ChunkEm
     while (i < n && is_ws(s[i])) ++i;
     if (i >= n || (s[i] != '"' && s[i] != '\'')) return fail(i, "unquoted attribute value");
     const char quote = s[i];
-    const std::size_t close = s.find(quote, i + 1);
-    if (close == std::string_view::npos) return fail(i, "unclosed attribute value");
-    if (std::memchr(s.data() + i + 1, '<', close - i - 1) != nullptr) {
+    const std::size_t close = find_either(s.data(), i + 1, n, quote, '<');
+    if (close == n || s[close] == '<') {
+      if (s.find(quote, close) == std::string_view::npos) {
+        return fail(i, "unclosed attribute value");
+      }
       return fail(i, "'<' in an attribute value");
     }
     i = close + 1;
   }
   if (end == std::string_view::npos) return fail(pos, "unclosed tag");
   seen_root_ = true;
+  if (check_) {
+    if (!empty) stack_.push_back(Open{name_begin, qname.size(), kBlock, false, 0, 0});
+    return end;
+  }
   const bool marked = lexlink_pi_end_ == pos;
 
   if (skip_depth_ > 0) {
@@ -570,7 +594,7 @@ std::size_t XmlTokenizer::start_tag(std::string_view s, std::size_t pos, ChunkEm
     }
     return end;
   }
-  Slot& slot = lookup(qname);
+  Slot& slot = lookup(qname, n - name_begin);
   Class cls = slot.cls;
   if (marked || link_attribute) cls = kLink;
   if (cls == kSkip) {
@@ -609,11 +633,13 @@ std::size_t XmlTokenizer::end_tag(std::string_view s, std::size_t pos, ChunkEmit
   const std::size_t end = i + 1;
   if (stack_.empty()) return fail(pos, "end tag without a start tag");
   const Open open = stack_.back();
-  if (s.substr(open.name_begin, open.name_len) != qname) {
+  if (open.name_len != qname.size() ||
+      !same_bytes(s.data() + open.name_begin, qname.data(), open.name_len)) {
     return fail(pos, "end tag </" + std::string(qname) + "> does not match <" +
                          std::string(s.substr(open.name_begin, open.name_len)) + ">");
   }
   stack_.pop_back();
+  if (check_) return end;
   if (skip_depth_ > 0) {
     if (--skip_depth_ == 0) {
       e.tag(Tag::Kind::kOther, skip_begin_, end, 0, false);
@@ -625,8 +651,9 @@ std::size_t XmlTokenizer::end_tag(std::string_view s, std::size_t pos, ChunkEmit
   if (open.zone) e.zone_end();
   const bool block = open.cls == kBlock;
   if (block) e.block_break(pos);
-  const std::uint32_t index =
-      open.name_epoch == e.chunk_epoch() ? open.name_index : name_index(lookup(qname), e);
+  const std::uint32_t index = open.name_epoch == e.chunk_epoch()
+                                  ? open.name_index
+                                  : name_index(lookup(qname, n - name_begin), e);
   e.tag(Tag::Kind::kClose, pos, end, index, !block);
   if (block) e.offer_cut(CutLevel::kBlock, end);
   return end;

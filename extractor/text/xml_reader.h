@@ -82,8 +82,9 @@ class XmlTokenizer {
   };
 
   std::size_t fail(std::size_t at, std::string message);
-  // The slot of `qname` (classified on first sight).
-  Slot& lookup(std::string_view qname);
+  // The slot of `qname` (classified on first sight). `readable`: bytes readable from
+  // qname.data() (at least qname.size()), so the hash may load whole words.
+  Slot& lookup(std::string_view qname, std::size_t readable);
   std::uint32_t name_index(Slot& slot, ChunkEmitter& e);
   bool is_link_attribute(std::string_view qname) const;
   std::size_t markup(std::string_view s, std::size_t pos, ChunkEmitter& e);
@@ -91,6 +92,7 @@ class XmlTokenizer {
   std::size_t end_tag(std::string_view s, std::size_t pos, ChunkEmitter& e);
 
   const XmlProfile& profile_;
+  bool check_ = false;  // the emitter discards: only check well-formedness (no lookups, no text)
   std::vector<Open> stack_;
   bool scanned_for_nul_ = false;
   bool seen_root_ = false;
