@@ -68,6 +68,7 @@ std::string default_cache_dir() {
 struct Act {
   std::string work;
   std::string measure_type;
+  std::string year;
 };
 
 // Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
@@ -476,6 +477,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     UnitText& u = st.units;
     u.clear();
     u.tokens.source = text;
+    const bool lines_are_blocks = g.setting("line-break") == "paragraph";
     for (const auto& [lo, hi] : windows) {
       const std::size_t first_token = u.tokens.tokens.size();
       lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo));
@@ -492,6 +494,13 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         if (bit != st.breaks.end() && *bit < u.tokens.tokens[t].begin + 1 &&
             *bit >= u.tokens.tokens[t - 1].end) {
           u.tokens.tokens[t].newlines_before = 2;
+        }
+      }
+      // `line-break = paragraph`: every line is a block of its own (text where each element of
+      // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings).
+      if (lines_are_blocks) {
+        for (std::size_t t = first_token + 1; t < end_token; ++t) {
+          if (u.tokens.tokens[t].newlines_before == 1) u.tokens.tokens[t].newlines_before = 2;
         }
       }
       // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
@@ -649,11 +658,23 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             if (!st.history.empty()) work = st.history.back().work;
             break;
           case Rule::Refers::kPreviousMeasure: {
-            std::string measure;
-            if (render(rule.refers_measure, measure)) {
+            std::string measure, year;
+            const bool by_year = !rule.refers_year.choices.empty();
+            if (render(rule.refers_measure, measure) &&
+                (!by_year || render(rule.refers_year, year))) {
               for (auto it = st.history.rbegin(); it != st.history.rend(); ++it) {
-                if (it->measure_type == measure) {
+                if (it->measure_type == measure && (!by_year || it->year == year)) {
                   work = it->work;
+                  break;
+                }
+              }
+            }
+            // None cited before ("the 1981 Act" defined elsewhere): the rule's own name, if it
+            // has one (a partial name).
+            if (work.empty() && !rule.emit_parts.empty()) {
+              for (const auto& part : rule.emit_parts) {
+                if (!render(part, work)) {
+                  work.clear();
                   break;
                 }
               }
@@ -712,6 +733,13 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                   Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
             }
           }
+          // `partition.act-words = yes`: the act is also cited on its own words (the capture
+          // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
+          if (g.setting("partition.act-words") == "yes") {
+            if (auto ait = caps.find("act"); ait != caps.end() && !ait->second.empty()) {
+              items.push_back(Interpreter::PartitionItem{std::string(), ait->second});
+            }
+          }
           std::string sep = g.setting("partition.separator." + jurisdiction);
           if (sep.empty()) sep = g.setting("partition.separator");
           if (sep.empty()) sep = "-";
@@ -732,7 +760,11 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
               Interpreter::PartitionItem{std::string(), sit != caps.end() ? sit->second : match});
         }
         const std::string work_name = parsed->work_name();
-        const bool complete = !partial && !year_only && !parsed->year_only();
+        // A year instead of a date makes a name partial, unless the jurisdiction's details are
+        // year;number (`complete-year.<jur>`: uk "1985;67").
+        const bool complete =
+            !partial && !year_only &&
+            (!parsed->year_only() || g.setting("complete-year." + jurisdiction) == "yes");
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
@@ -801,7 +833,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         if (ex != nullptr) ex->outcome = "emitted";
-        st.history.push_back(Act{work_name, std::string(parsed->get(urn::Kind::kMeasureType))});
+        st.history.push_back(Act{work_name, std::string(parsed->get(urn::Kind::kMeasureType)),
+                                 std::string(parsed->year())});
         if (st.history.size() > 64) st.history.pop_front();
         st.previous.valid = true;
         st.previous.engine = ei;

@@ -237,6 +237,10 @@ struct Element {
   enum class Kind : std::uint8_t { kLevel, kValue, kOrdinal, kAnd, kComma, kTo, kOf } kind;
   Level level;  // kLevel
   Value value;  // kValue, kOrdinal
+  // `partition.brackets = path`: a bracketed value ("(1)"), one level below the value it follows
+  // (`deeper`), or at the depth of the bracketed value before it ("(1) or (1A)").
+  bool bracket = false;
+  bool deeper = false;
 };
 
 }  // namespace
@@ -303,11 +307,68 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return true;
   };
 
+  // `partition.brackets = path`: values in brackets are unnamed levels written as they are
+  // ("section 6(1)(b)" -> section-6-1-b, "(1A)", "(da)", "(iv)").
+  const bool brackets_path = g_.setting("partition.brackets") == "path";
+  const bool bare_level = g_.setting("partition.bare-level") == "yes";
+  // The bracketed value starting at unit `at` ("(" value ")"): its text and the unit of ")".
+  auto bracketed = [&](std::uint32_t at, std::string& text) -> std::uint32_t {
+    if (!unit_is(at, "(")) return 0;
+    std::uint32_t k = at + 1;
+    text.clear();
+    if (k < s.end && u_.units[k].cls < 0 && u_.units[k].token_count == 1 &&
+        toks[u_.units[k].first_token].kind == lexicon::TokenKind::kNumber) {
+      text = u_.tokens.raw(toks[u_.units[k].first_token]);
+      ++k;
+      // "(1A)", "(8ZA)": letters glued to the number.
+      if (k < s.end && u_.units[k].cls < 0 && u_.units[k].token_count == 1) {
+        const lexicon::Token& t = toks[u_.units[k].first_token];
+        if (t.kind == lexicon::TokenKind::kWord && t.end - t.begin <= 3 &&
+            t.begin == toks[u_.units[k - 1].first_token].end) {
+          text += u_.tokens.raw(t);
+          ++k;
+        }
+      }
+    } else if (k < s.end && u_.units[k].cls < 0 && u_.units[k].token_count == 1) {
+      const lexicon::Token& t = toks[u_.units[k].first_token];
+      const std::string_view n = norm(u_.units[k].first_token);
+      const bool ascii_letters =
+          std::all_of(n.begin(), n.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+      if (t.kind == lexicon::TokenKind::kWord && ascii_letters &&
+          (n.size() <= 2 || roman_value(n).has_value())) {
+        text = u_.tokens.raw(t);
+        ++k;
+      }
+    }
+    if (text.empty() || !unit_is(k, ")")) return 0;
+    return k;
+  };
+
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
   std::string format = "number";
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
+    if (brackets_path && !elements.empty()) {
+      std::string text;
+      if (const std::uint32_t close = bracketed(i, text); close != 0) {
+        const Element::Kind before = elements.back().kind;
+        Element e{Element::Kind::kValue, {}, {}};
+        e.value.text = text;
+        e.value.span = Span{i, close + 1};
+        if (all_digits(text)) {
+          e.value.ordinal = to_int(text);
+        } else if (text.size() == 1) {
+          e.value.ordinal = (text[0] | 0x20) - 'a';
+          e.value.letter = true;
+        }
+        e.bracket = before != Element::Kind::kLevel;  // "paragraph (a)": the level's own value
+        e.deeper = before == Element::Kind::kValue;
+        elements.push_back(std::move(e));
+        i = close;
+        continue;
+      }
+    }
     // "(1)" or "(a)" right after a value: a deeper level written in brackets.
     if ((paren_number || paren_letter) && unit_is(i, "(") && !elements.empty() &&
         elements.back().kind == Element::Kind::kValue && unit_is(i + 2, ")")) {
@@ -418,8 +479,27 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         }
       }
       v.span = Span{i, last + 1};
+      if (format == "as-written") {  // "10A" as the text writes it
+        const lexicon::Token& t0 = toks[u_.units[v.span.begin].first_token];
+        const lexicon::Token& t1 = toks[u_.units[last].first_token];
+        v.text.clear();
+        for (char c : u_.tokens.source.substr(t0.begin, t1.end - t0.begin)) {
+          if (c != ' ' && c != '-') v.text += c;
+        }
+      }
       i = last;
-      if (format == "number") elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      if (format == "number" || format == "as-written") {
+        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      }
+      continue;
+    }
+    if (tok.kind == lexicon::TokenKind::kWord && format == "as-written" &&
+        roman_value(n).has_value()) {  // "Part IV" stays "IV"
+      Value v;
+      v.text = u_.tokens.raw(tok);
+      v.ordinal = *roman_value(n);
+      v.span = Span{i, i + 1};
+      elements.push_back({Element::Kind::kValue, {}, std::move(v)});
       continue;
     }
     if (tok.kind == lexicon::TokenKind::kWord && format == "number" && bare_roman &&
@@ -522,7 +602,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             mid.in_range = true;
             mid.ordinal = k;
             mid.letter = v.letter;
-            mid.text = v.letter && level.format == "letter"
+            mid.text = v.letter && level.format != "letter-index"
                            ? std::string(1, static_cast<char>('a' + k))
                            : std::to_string(v.letter ? k + 1 : k);
             if (!add(level, std::move(mid))) return false;
@@ -561,8 +641,10 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   // Walks elements from the largest level to the smallest and returns the partitions cited.
   // With `and_level_new_item`, "e" before a level word starts a new item ("art. 9º e no inciso
   // II do § 1º do art. 31": art. 9º is one item, the inciso another).
+  int bracket_rank = -1;  // the rank of the last bracketed value
   auto walk = [&](const std::vector<Element>& seg,
                   bool and_level_new_item) -> std::optional<std::vector<std::vector<Step>>> {
+    bracket_rank = -1;
     path.clear();
     cited.clear();
     leaf = false;
@@ -592,6 +674,14 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           for (Value& p : pending) {
             if (!add(current_level, std::move(p))) return {};
           }
+          // `partition.bare-level`: a level word without a value cites the level whole
+          // ("Sch." -> schedule, "Sch. Pt. II" -> schedule-part-II).
+          if (bare_level && pending.empty() && e.level.format.rfind("fixed:", 0) != 0 &&
+              (k + 1 == seg.size() || seg[k + 1].kind == Element::Kind::kLevel)) {
+            Value v;
+            v.span = e.value.span;
+            if (!add(current_level, std::move(v))) return {};
+          }
           pending.clear();
           break;
         }
@@ -608,6 +698,14 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           break;
         }
         case Element::Kind::kValue:
+          if (e.bracket && (e.deeper || bracket_rank >= 0)) {
+            // One level below the value before it, or beside the bracketed value before it.
+            const int rank =
+                e.deeper ? (path.empty() ? 0 : path.back().level.rank) + 1 : bracket_rank;
+            bracket_rank = rank;
+            if (!add(Level{std::string(), rank, "as-written", std::string()}, e.value)) return {};
+            break;
+          }
           if (current == nullptr) break;  // a value before any level word: not ours to read
           if (ordinal_level && path.size() >= 2 && path.back().level.id == current_level.id) {
             current_level = path[path.size() - 2].level;
@@ -715,10 +813,19 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     PartitionItem item;
     for (std::size_t k = 0; k < steps.size(); ++k) {
       if (k > 0) item.id += '\x1f';  // the separator depends on the jurisdiction emitted
+      // A level without an id (uk: a subsection, a bracketed value) writes its value alone.
       item.id += steps[k].level.id;
-      if (!steps[k].value.text.empty()) item.id += value_sep + steps[k].value.text;
+      if (!steps[k].level.id.empty() && !steps[k].value.text.empty()) item.id += value_sep;
+      item.id += steps[k].value.text;
     }
     item.span = steps.back().value.span;
+    // Bracketed values written right after the value before them ("105(7)", "(3)(c)") belong
+    // to the item's text.
+    for (std::size_t k = steps.size() - 1; k > 0; --k) {
+      const Span& before = steps[k - 1].value.span;
+      if (before.empty() || before.end != steps[k].value.span.begin) break;
+      item.span.begin = before.begin;
+    }
     item.whole = steps.back().value.interior;
     item.in_range = steps.back().value.in_range;
     items.push_back(std::move(item));

@@ -84,7 +84,11 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
     }
     case lexicon::TokenKind::kWord:
       if (norm.size() == 1) return is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
-      return is_roman(norm) ? symbol::kRoman : symbol::kWord;
+      if (is_roman(norm)) return symbol::kRoman;
+      {
+        const auto first = static_cast<unsigned char>(tokens.source[t.begin]);
+        return first >= 'A' && first <= 'Z' ? symbol::kTitle : symbol::kWord;
+      }
     case lexicon::TokenKind::kPunct: return symbol::kPunct;
   }
   return symbol::kPunct;
@@ -97,11 +101,13 @@ std::string Grammar::symbol_name(std::uint8_t s) const {
 namespace {
 
 constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
-                                     "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY"};
+                                     "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
                                      "partition.suffix",     "partition.parens",
-                                     "partition.bare-roman", "partition.range-act"};
+                                     "partition.bare-roman", "partition.range-act",
+                                     "partition.brackets",   "partition.bare-level",
+                                     "partition.act-words",  "line-break"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
@@ -496,7 +502,8 @@ class Loader {
       const std::size_t eq = rest.find(" = ");
       if (eq == std::string::npos) return error_at(rest_at, "expected 'set KEY = VALUE'");
       const std::string key = rest.substr(0, eq);
-      bool known = key.rfind("partition.separator.", 0) == 0 && key.size() > 20;
+      bool known = (key.rfind("partition.separator.", 0) == 0 && key.size() > 20) ||
+                   (key.rfind("complete-year.", 0) == 0 && key.size() > 14);
       for (const char* k : kSettings) known = known || key == k;
       if (!known) {
         std::string list;
@@ -694,9 +701,17 @@ class Loader {
       for (auto& s : t.segments) s.col += 9;
       auto parts = parse_template(t, rule_);
       if (!parts) return parts.error();
-      if (parts->size() != 1 || parts->front().choices.empty()) {
-        return error_at(t.at(0), "expected one placeholder such as {type.measure}");
+      // "{type.measure}", or "{type.measure} {y:year}": the last act of that type and year.
+      const bool one = parts->size() == 1 && !parts->front().choices.empty();
+      const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
+                       (*parts)[1].choices.empty() && (*parts)[1].text == " " &&
+                       !(*parts)[2].choices.empty();
+      if (!one && !two) {
+        return error_at(t.at(0),
+                        "expected a placeholder such as {type.measure}, and maybe one for the "
+                        "year: {type.measure} {y:year}");
       }
+      if (two) rule_.refers_year = std::move((*parts)[2]);
       rule_.refers_measure = std::move(parts->front());
     }
     g_.rules_.push_back(std::move(rule_));
@@ -820,8 +835,8 @@ class Loader {
       return make_error(ErrorCode::kDataError, "grammar '" + g_.name_ + "' has no rule");
     }
     // Symbols: fixed, then one per lexicon class, then one per literal.
-    g_.symbol_names_ = {"BREAK",         "NUM1",   "NUM2",  "NUM3", "NUM4", "NUM5+",
-                        "LETTER(roman)", "LETTER", "ROMAN", "WORD", "PUNCT"};
+    g_.symbol_names_ = {"BREAK",         "NUM1",   "NUM2",  "NUM3", "NUM4",  "NUM5+",
+                        "LETTER(roman)", "LETTER", "ROMAN", "WORD", "PUNCT", "TITLE"};
     std::size_t next = symbol::kFirstDynamic;
     for (const auto& c : g_.lexicon_.classes()) {
       g_.class_symbol_.push_back(static_cast<std::uint8_t>(next++));
@@ -906,8 +921,10 @@ class Loader {
       out = {kNum4};
       literal_if([&](const std::string& s) { return digits(s) && s.size() == 4; });
     } else if (name == "WORD") {
-      out = {kLetterRoman, kLetter, kRoman, kWord};
+      out = {kLetterRoman, kLetter, kRoman, kWord, kTitle};
       literal_if(word);
+    } else if (name == "TITLE") {
+      out = {kTitle};
     } else if (name == "LETTER") {
       out = {kLetterRoman, kLetter};
       literal_if([&](const std::string& s) {

@@ -78,6 +78,7 @@ struct Rule {
     kPreviousMeasure
   } refers = Refers::kNone;
   TemplatePart refers_measure;  // for kPreviousMeasure
+  TemplatePart refers_year;     // for kPreviousMeasure: the act's year too (no choices: any year)
   int continues = 0;            // > 0: continues a list of acts
   std::vector<Example> examples;
   std::vector<Example> counters;
@@ -99,7 +100,8 @@ inline constexpr std::uint8_t kLetter = 7;       // other one-letter word
 inline constexpr std::uint8_t kRoman = 8;        // longer roman numeral
 inline constexpr std::uint8_t kWord = 9;         // other word
 inline constexpr std::uint8_t kPunct = 10;       // punctuation not used as a literal
-inline constexpr std::uint8_t kFirstDynamic = 11;
+inline constexpr std::uint8_t kTitle = 11;       // other word written with a capital ("Transport")
+inline constexpr std::uint8_t kFirstDynamic = 12;
 }  // namespace symbol
 
 class Grammar {
