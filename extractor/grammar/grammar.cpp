@@ -66,7 +66,11 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
     }
     case lexicon::TokenKind::kWord:
       if (norm.size() == 1) return is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
-      return is_roman(norm) ? symbol::kRoman : symbol::kWord;
+      if (is_roman(norm)) return symbol::kRoman;
+      {
+        const auto first = static_cast<unsigned char>(tokens.source[t.begin]);
+        return first >= 'A' && first <= 'Z' ? symbol::kTitle : symbol::kWord;
+      }
     case lexicon::TokenKind::kPunct: return symbol::kPunct;
   }
   return symbol::kPunct;
