@@ -17,6 +17,17 @@ Args& Args::alias(const std::string& short_name, const std::string& name) {
   return *this;
 }
 
+Args& Args::multi(const std::string& name) {
+  multi_[name];
+  return *this;
+}
+
+const std::vector<std::string>& Args::all(const std::string& name) const {
+  static const std::vector<std::string> kNone;
+  auto m = multi_.find(name);
+  return m == multi_.end() ? kNone : m->second;
+}
+
 bool Args::parse(const std::vector<std::string>& args) {
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -44,6 +55,16 @@ bool Args::parse(const std::vector<std::string>& args) {
         return false;
       }
       f->second = true;
+    } else if (auto m = multi_.find(name); m != multi_.end()) {
+      if (!has_value) {
+        if (i + 1 >= args.size()) {
+          error_ = "--" + name + " needs a value";
+          return false;
+        }
+        value = args[++i];
+      }
+      m->second.push_back(value);
+      given_[name] = true;
     } else if (auto o = options_.find(name); o != options_.end()) {
       if (!has_value) {
         if (i + 1 >= args.size()) {

@@ -16,6 +16,8 @@ class Args {
   Args& option(const std::string& name, const std::string& default_value);
   // Declares a short spelling (`-o`) of a declared flag or option (`output`).
   Args& alias(const std::string& short_name, const std::string& name);
+  // Declares a repeatable option (`--include A --include B`); all() gives every value.
+  Args& multi(const std::string& name);
 
   // Parses; on failure returns false and sets error().
   bool parse(const std::vector<std::string>& args);
@@ -23,6 +25,7 @@ class Args {
   bool has(const std::string& name) const;                // a flag was given
   const std::string& get(const std::string& name) const;  // an option's value
   bool given(const std::string& name) const;              // an option was given explicitly
+  const std::vector<std::string>& all(const std::string& name) const;  // a multi option's values
   const std::vector<std::string>& positional() const { return positional_; }
   const std::string& error() const { return error_; }
 
@@ -31,6 +34,7 @@ class Args {
   std::map<std::string, std::string> options_;
   std::map<std::string, bool> given_;
   std::map<std::string, std::string> aliases_;
+  std::map<std::string, std::vector<std::string>> multi_;
   std::vector<std::string> positional_;
   std::string error_;
 };

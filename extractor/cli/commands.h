@@ -18,5 +18,6 @@ int explain_command(const Context& context, const std::vector<std::string>& args
 int eval_command(const Context& context, const std::vector<std::string>& args);
 int markup_command(const Context& context, const std::vector<std::string>& args);
 int unmark_command(const Context& context, const std::vector<std::string>& args);
+int stream_command(const Context& context, const std::vector<std::string>& args);
 
 }  // namespace lexlink::cli

@@ -15,7 +15,11 @@
 #include <sstream>
 #include <string>
 
+#include "batch/compress.h"
+#include "batch/inputs.h"
+#include "batch/ordered_pool.h"
 #include "cli/args.h"
+#include "cli/batch.h"
 #include "cli/commands.h"
 #include "cli/extractor_setup.h"
 #include "cli/input.h"
@@ -33,10 +37,12 @@ namespace {
 using json = nlohmann::ordered_json;
 
 constexpr const char* kExtractUsage =
-    "usage: lexlink extract [OPTIONS] FILE...|-\n"
+    "usage: lexlink extract [OPTIONS] FILE...|FOLDER...|-\n"
     "Prints one JSON object per citation (JSON Lines): file, start, end (byte offsets in the\n"
     "input), char_start, char_end (code points), text, urn, work, jurisdiction, complete, rule,\n"
     "href. A file that cannot be read gives {\"file\", \"error\"}; the exit status is 1 then.\n"
+    "Files are read on all cores; the output is in input order (folders walked in name order).\n"
+    ".gz and .zst files are decompressed. '-' is a document on standard input.\n"
     "\n"
     "  --jurisdiction it|br|eu|auto  the grammar to read the text with (default it); auto: the\n"
     "                                grammar whose triggers the document holds most often\n"
@@ -47,7 +53,13 @@ constexpr const char* kExtractUsage =
     "  --href urn|resolver           the href field: the URN, or the jurisdiction's resolver link\n"
     "  --partition-sep '#'|'~'       how a resolver link carries the partition (default '#')\n"
     "  --engine hyperscan|re2        the trigger scanner (re2: the slow reference path)\n"
-    "  --cache DIR                   where the compiled trigger database is cached ('-': none)\n";
+    "  --cache DIR                   where the compiled trigger database is cached ('-': none)\n"
+    "  --files-from LIST             more inputs, one path per line ('-': standard input)\n"
+    "  --include GLOB, --exclude GLOB  (repeatable) filter the files found in folders\n"
+    "  --jobs N                      threads (default: all cores)\n"
+    "  --max-size BYTES              larger documents become error records (default: no limit)\n"
+    "  --progress auto|bar|json|none progress on stderr (auto: a line on a terminal)\n"
+    "  --stats FILE                  the run's summary as JSON\n";
 
 constexpr const char* kExplainUsage =
     "usage: lexlink explain [--jurisdiction J] [--self URN] \"TEXT\"\n"
@@ -184,9 +196,10 @@ void append_citation_line(std::string& out, std::string_view file_json, const ex
 // `each_chunk` receives each chunk's citations (so memory does not grow with the input).
 template <class EachChunk>
 Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
-                    const std::string& path, const std::string& self, EachChunk&& each_chunk) {
+                    const std::string& path, const std::string& self, EachChunk&& each_chunk,
+                    std::uint64_t max_size = 0, std::uint64_t* bytes = nullptr) {
   std::vector<extract::Citation> out;
-  InputFile in;
+  batch::InputStream in;
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
   std::unique_ptr<extract::Extractor::Session> session;
@@ -205,13 +218,26 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
     }
     return Status::Ok();
   };
+  std::string head;
   while (true) {
-    auto n = in.read(block, 1 << 20);
-    if (!n) return n.error();
-    if (*n == 0) break;
+    if (Status s = in.read(block); !s) return s;
+    if (bytes != nullptr) *bytes = in.bytes();
+    if (max_size != 0 && in.bytes() > max_size) {
+      return make_error(ErrorCode::kLimitExceeded,
+                        "too large: over --max-size " + std::to_string(max_size) + " bytes");
+    }
+    if (first && !block.empty() && head.size() + block.size() < text::kBinaryProbeBytes) {
+      head += block;  // too little to decide: wait for more
+      continue;
+    }
+    if (!head.empty()) {
+      block.insert(0, head);
+      head.clear();
+    }
+    if (block.empty()) break;
     if (first) {
       first = false;
-      if (text::is_binary(std::string_view(block).substr(0, 8192))) {
+      if (text::is_binary(std::string_view(block).substr(0, text::kBinaryProbeBytes))) {
         return make_error(ErrorCode::kUnsupported,
                           "looks like a binary file (NUL or control bytes), not text");
       }
@@ -229,6 +255,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   declare_extractor_options(args);
   args.option("format", "auto").option("encoding", "");
   args.option("href", "urn").option("partition-sep", "#");
+  declare_batch_options(args);
   if (!args.parse(argv)) {
     std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
     return 2;
@@ -237,44 +264,100 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     std::fputs(kExtractUsage, stdout);
     return 0;
   }
-  if (args.positional().empty()) {
+  if (args.positional().empty() && args.get("files-from").empty()) {
     std::fprintf(stderr, "lexlink extract: no input (give FILE... or - for standard input)\n\n%s",
                  kExtractUsage);
     return 2;
   }
-  ExtractSetup s;
-  if (int rc = setup("extract", context, args, s); rc != 0) return rc;
-  int status = 0;
-  // Lines are gathered and written 64 KB at a time.
-  std::string buffer, href_scratch, file_json;
-  constexpr std::size_t kFlushAt = 64 << 10;
-  buffer.reserve(kFlushAt + 4096);
-  auto flush = [&] {
-    std::fwrite(buffer.data(), 1, buffer.size(), stdout);
-    buffer.clear();
+  BatchOptions batch_options;
+  if (!read_batch_options("extract", args, batch_options)) return 2;
+  // The inputs, in order: files as given ('-': standard input), folders walked, then the list.
+  std::vector<std::string> inputs;
+  auto add_listed = [&](batch::InputSpec spec) -> bool {
+    spec.include = args.all("include");
+    spec.exclude = args.all("exclude");
+    spec.root = args.get("root");
+    auto list = batch::enumerate_inputs(spec);
+    if (!list) {
+      std::fprintf(stderr, "lexlink extract: %s\n", list.error().message.c_str());
+      return false;
+    }
+    for (batch::Input& in : list->inputs) inputs.push_back(std::move(in.path));
+    return true;
   };
   for (const std::string& path : args.positional()) {
-    const std::string shown = path == "-" ? "-" : path;
-    file_json.clear();
-    append_json_string(file_json, shown);
-    Status st = extract_file(
-        *s.extractor, s.view, path, s.self, [&](const std::vector<extract::Citation>& citations) {
-          for (const auto& c : citations) {
-            append_citation_line(buffer, file_json, c, href_of(s, c, href_scratch));
-            if (buffer.size() >= kFlushAt) flush();
-          }
-        });
-    flush();
-    if (!st) {
-      status = 1;
-      // The file is named once: in "file", and first on the stderr line.
-      const Error& e = st.error();
-      const std::string why = e.file == path ? e.message : e.to_string();
-      write_json_line(stdout, json{{"file", shown}, {"error", why}});
-      std::fprintf(stderr, "lexlink extract: %s: %s\n", shown.c_str(), why.c_str());
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      batch::InputSpec spec;
+      spec.paths = {path};
+      if (!add_listed(spec)) return 2;
+    } else {
+      inputs.push_back(path);
     }
   }
+  if (!args.get("files-from").empty()) {
+    batch::InputSpec spec;
+    spec.files_from = args.get("files-from");
+    if (!add_listed(spec)) return 2;
+  }
+  ExtractSetup s;
+  if (int rc = setup("extract", context, args, s); rc != 0) return rc;
+
+  struct FileOut {
+    std::string lines;  // the citations, as JSON lines
+    std::string error;
+    std::uint64_t bytes = 0;
+    std::uint64_t citations = 0;
+  };
+  const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, inputs.size()));
+  batch::OrderedPool<std::size_t, FileOut> pool(
+      jobs, 2 * jobs + 2, [&](std::size_t& i, std::size_t) {
+        FileOut r;
+        const std::string& path = inputs[i];
+        std::string file_json, href_scratch;
+        append_json_string(file_json, path);
+        try {
+          Status st = extract_file(
+              *s.extractor, s.view, path, s.self,
+              [&](const std::vector<extract::Citation>& citations) {
+                for (const auto& c : citations) {
+                  append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch));
+                }
+                r.citations += citations.size();
+              },
+              batch_options.max_size, &r.bytes);
+          if (!st) {
+            // The file is named once: in "file", and first on the stderr line.
+            const Error& e = st.error();
+            r.error = e.file == path ? e.message : e.to_string();
+          }
+        } catch (const std::exception& e) {
+          r.error = std::string("failed: ") + e.what();
+        }
+        if (!r.error.empty()) r.lines.clear();  // an error record, not a partial list
+        return r;
+      });
+  Progress progress("extract", batch_options.progress, inputs.size(), jobs);
+  int status = 0;
+  std::size_t next = 0, done = 0;
+  while (next < inputs.size() || !pool.empty()) {
+    while (next < inputs.size() && !pool.full()) pool.submit(next++);
+    FileOut r = pool.pop();
+    const std::string& path = inputs[done++];
+    if (!r.error.empty()) {
+      status = 1;
+      write_json_line(stdout, json{{"file", path}, {"error", r.error}});
+      std::fprintf(stderr, "%slexlink extract: %s: %s\n",
+                   batch_options.progress == BatchOptions::ProgressMode::kBar ? "\r\033[K" : "",
+                   path.c_str(), r.error.c_str());
+    } else {
+      std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
+    }
+    progress.file_done(r.bytes, r.citations, !r.error.empty(), false);
+    progress.tick();
+  }
   std::fflush(stdout);
+  if (!progress.finish(batch_options.stats)) status = 1;
   return status;
 }
 

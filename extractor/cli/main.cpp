@@ -16,14 +16,18 @@ constexpr const char* kUsage =
     "  urn parse|validate|normalize|equal|resolve [OPTIONS] [NAME...]\n"
     "      work with URN:LEX names; names come from the arguments or, one per line, from\n"
     "      standard input; one JSON object per name on standard output\n"
-    "  extract [OPTIONS] FILE...|-\n"
+    "  extract [OPTIONS] FILE...|FOLDER...|-\n"
     "      the citations of sources of law in the files; one JSON object per citation\n"
     "  explain [--jurisdiction J] \"TEXT\"\n"
     "      how TEXT was read: the units, rules and lexicon entries behind each name\n"
     "  eval CORPUS_DIR\n"
     "      precision, recall and F1 against a corpus' publisher links\n"
     "  markup [OPTIONS] FILE|- [-o OUT]\n"
-    "      the document with links on its citations, every other byte unchanged\n"
+    "  markup --out-dir OUT|--in-place [OPTIONS] PATH...\n"
+    "      the document with links on its citations, every other byte unchanged; many\n"
+    "      documents on all cores, resumable (--resume)\n"
+    "  stream [OPTIONS] < IN.jsonl > OUT.jsonl\n"
+    "      JSON Lines of documents in, marked-up documents and citations out, in order\n"
     "  unmark FILE|- [-o OUT]\n"
     "      the document without the links lexlink inserted\n"
     "  help      this text;  `lexlink COMMAND --help` for a command's options\n"
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
   if (command == "eval") return lexlink::cli::eval_command(context, args);
   if (command == "markup") return lexlink::cli::markup_command(context, args);
   if (command == "unmark") return lexlink::cli::unmark_command(context, args);
+  if (command == "stream") return lexlink::cli::stream_command(context, args);
   std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

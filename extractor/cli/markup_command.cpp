@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/args.h"
+#include "cli/batch.h"
 #include "cli/commands.h"
 #include "cli/document_io.h"
 #include "cli/extractor_setup.h"
@@ -44,7 +45,31 @@ constexpr const char* kMarkupUsage =
     "                                  as `lexlink extract` prints them (reviewed, then applied)\n"
     "  --report FILE.jsonl             one JSON object per citation: linked or not, and why\n"
     "Exit status: 0 output written (citations that could not be linked are in the report),\n"
-    "1 the input or the citations file was refused or could not be read or written, 2 usage.\n";
+    "1 the input or the citations file was refused or could not be read or written, 2 usage.\n"
+    "\n"
+    "Many documents: lexlink markup --out-dir OUT | --in-place [OPTIONS] PATH...\n"
+    "PATH is a file, a folder (walked recursively) or - (paths on standard input). The output\n"
+    "tree mirrors the input tree; each output is written to .NAME.lexlink-tmp and renamed.\n"
+    ".gz and .zst inputs are decompressed, their outputs compressed the same way. A bad file\n"
+    "becomes an error record ({\"file\", \"error\"} on standard output) and the run goes on.\n"
+    "  --out-dir OUT          where the outputs go (OUT/path relative to the root)\n"
+    "  --in-place             replace each input by its output (atomically, fsynced)\n"
+    "  --root DIR             outputs are OUT/(input relative to DIR); default: the common\n"
+    "                         parent of the PATHs (a folder PATH is its own root)\n"
+    "  --files-from LIST      one input path per line ('-': standard input)\n"
+    "  --include GLOB, --exclude GLOB  (repeatable) matched against the relative path; a\n"
+    "                         GLOB without '/' also matches the file name\n"
+    "  --jobs N               threads (default: all cores)\n"
+    "  --resume               skip inputs the manifest records as done (same size, mtime,\n"
+    "                         hash, options and data files), redo changed ones\n"
+    "  --manifest FILE        default OUT/.lexlink-manifest (ROOT/ with --in-place)\n"
+    "  --sync-every N         outputs are made durable (syncfs) and recorded in the manifest\n"
+    "                         every N files or 2 s (default 1000)\n"
+    "  --max-size BYTES       larger inputs become error records (default: no limit)\n"
+    "  --progress auto|bar|json|none  progress on stderr (auto: a line on a terminal)\n"
+    "  --stats FILE           the run's summary as JSON\n"
+    "  --report FILE          (batch) one JSON line per file: status, bytes, citations\n"
+    "Batch exit status: 0 every file ok, 1 some file failed (error records), 2 usage.\n";
 
 constexpr const char* kUnmarkUsage =
     "usage: lexlink unmark [--encoding auto|utf-16le|utf-16be|...] FILE|- [-o OUT]\n"
@@ -133,12 +158,17 @@ class Markup {
     args.option("href", "urn").option("partition-sep", "").option("citations", "");
     args.option("report", "").option("output", "-");
     declare_extractor_options(args);
+    declare_batch_options(args);
+    declare_markup_batch_options(args);
     if (!args.parse(argv)) return usage(args.error());
     if (args.has("help")) {
       std::fputs(kMarkupUsage, stdout);
       return 0;
     }
-    if (args.positional().size() != 1) return usage("give one input FILE, or - for stdin");
+    const bool batch = markup_batch_requested(args);
+    if (!batch && args.positional().size() != 1) {
+      return usage("give one input FILE, or - for stdin");
+    }
 
     text::ViewOptions view;
     const std::string& format = args.get("format");
@@ -188,6 +218,22 @@ class Markup {
       }
       resolvers_.emplace(std::move(*loaded));
       options.link.resolvers = &*resolvers_;
+    }
+
+    if (batch) {
+      MarkupSetup setup;
+      setup.view = view;
+      setup.options = options;
+      setup.self = args.get("self");
+      setup.extractor = load_extractor("markup", context_, args);
+      if (!setup.extractor) return 2;
+      std::string opts;
+      for (const char* name :
+           {"format", "encoding", "profile", "href", "partition-sep", "jurisdiction", "self"}) {
+        opts += std::string(name) + "=" + args.get(name) + "\n";
+      }
+      setup.fingerprint = options_fingerprint(context_.data_dir, opts);
+      return run_markup_batch(context_, args, setup);
     }
 
     // The citation source.

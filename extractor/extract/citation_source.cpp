@@ -17,6 +17,8 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
   }
   citations_.clear();
   if (Status s = extractor_->extract(chunk, *session_, citations_); !s) return s;
+  found_ += citations_.size();
+  if (keep_ != nullptr) keep_->insert(keep_->end(), citations_.begin(), citations_.end());
   for (Citation& c : citations_) {
     rewrite::Request r;
     r.text = rewrite::Span{c.text_begin, c.text_end};

@@ -25,6 +25,9 @@ class ExtractorSource final : public rewrite::CitationSource {
 
   // Citations found so far (the report counts what the rewriter did with them).
   std::uint64_t found() const { return found_; }
+  // Also appends every citation found to `*keep` (nullptr: none kept), e.g. for
+  // `lexlink stream`, which returns them with the marked-up document.
+  void keep_citations(std::vector<Citation>* keep) { keep_ = keep; }
 
  private:
   std::shared_ptr<const Extractor> extractor_;
@@ -32,6 +35,7 @@ class ExtractorSource final : public rewrite::CitationSource {
   std::unique_ptr<Extractor::Session> session_;  // started at the first chunk
   std::vector<Citation> citations_;              // reused per chunk
   std::uint64_t found_ = 0;
+  std::vector<Citation>* keep_ = nullptr;
 };
 
 }  // namespace lexlink::extract

@@ -1,0 +1,129 @@
+#include "batch/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace lexlink::batch {
+namespace {
+
+Error io_error(const std::string& what, const std::string& name, int err) {
+  Error e = make_error(ErrorCode::kIoError, what + ": " + std::strerror(err));
+  e.file = name;
+  return e;
+}
+
+constexpr const char* kTempSuffix = ".lexlink-tmp";
+
+}  // namespace
+
+std::string temp_name_for(const std::string& path) {
+  const std::filesystem::path p(path);
+  return (p.parent_path() / ("." + p.filename().string() + kTempSuffix)).string();
+}
+
+bool is_temp_name(const std::string& filename) {
+  const std::size_t n = std::strlen(kTempSuffix);
+  return filename.size() > n + 1 && filename[0] == '.' &&
+         filename.compare(filename.size() - n, n, kTempSuffix) == 0;
+}
+
+AtomicFile::~AtomicFile() {
+  abort();
+}
+
+void AtomicFile::abort() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+}
+
+Status AtomicFile::open(const std::string& path) {
+  namespace fs = std::filesystem;
+  path_ = path;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec && !fs::is_directory(parent)) {
+      Error e = make_error(ErrorCode::kIoError, "cannot create folder: " + ec.message());
+      e.file = parent.string();
+      return e;
+    }
+  }
+  struct stat st {};
+  mode_t mode = 0;
+  if (::stat(path.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode = 0666;  // minus the umask, by open()
+  }
+  temp_ = temp_name_for(path);
+  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd_ < 0) {
+    const int err = errno;
+    temp_.clear();
+    return io_error("cannot create", temp_name_for(path), err);
+  }
+  if (mode != 0666) ::fchmod(fd_, mode);
+  return Status::Ok();
+}
+
+Status AtomicFile::commit(bool sync) {
+  if (fd_ < 0) return make_error(ErrorCode::kInternal, "output not open");
+  if (sync && ::fsync(fd_) != 0 && errno != EINVAL) {
+    const int err = errno;
+    abort();
+    return io_error("cannot write", path_, err);
+  }
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) {
+    const int err = errno;
+    abort();
+    return io_error("cannot write", path_, err);
+  }
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    abort();
+    return io_error("cannot rename the temporary file to", path_, err);
+  }
+  temp_.clear();
+  return Status::Ok();
+}
+
+GroupSync::~GroupSync() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status GroupSync::open(const std::string& dir) {
+  dir_ = dir;
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) return io_error("cannot open folder", dir, errno);
+  return Status::Ok();
+}
+
+void GroupSync::note() {
+  if (pending_ == 0) first_ = std::chrono::steady_clock::now();
+  ++pending_;
+}
+
+bool GroupSync::due() const {
+  return pending_ >= max_files_ ||
+         (pending_ > 0 && std::chrono::steady_clock::now() - first_ >= max_wait_);
+}
+
+Status GroupSync::sync() {
+  if (pending_ == 0) return Status::Ok();
+  pending_ = 0;
+  if (fd_ >= 0 && ::syncfs(fd_) != 0) return io_error("cannot sync", dir_, errno);
+  return Status::Ok();
+}
+
+}  // namespace lexlink::batch

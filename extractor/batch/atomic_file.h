@@ -1,0 +1,67 @@
+// batch/atomic_file: an output file that is never seen half-written. It is written under the
+// fixed temporary name DIR/.NAME.lexlink-tmp (a stale one left by a killed run is overwritten)
+// and renamed over DIR/NAME by commit(); without commit() the temporary file is removed. Parent
+// folders are created as needed; an existing destination keeps its permissions.
+//
+// commit(sync=true) fsyncs the file before the rename (in-place updates: the old content must
+// never be lost). commit(sync=false) leaves durability to a later syncfs() of the whole output
+// tree (GroupSync), done before the manifest records the file: a power cut can then lose or
+// truncate a renamed output, but the manifest does not claim it and --resume redoes it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "common/status.h"
+
+namespace lexlink::batch {
+
+// The temporary name used for `path`.
+std::string temp_name_for(const std::string& path);
+// True for a name (not a path) that is one of ours (".X.lexlink-tmp").
+bool is_temp_name(const std::string& filename);
+
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  ~AtomicFile();  // removes the temporary file unless committed
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  Status open(const std::string& path);
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  Status commit(bool sync);
+  void abort();
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+  std::string temp_;
+};
+
+// Groups the durability of many outputs: note() each committed file; when due() (every
+// `max_files` files or `max_wait`), sync() flushes the whole filesystem of `dir` (syncfs) once.
+class GroupSync {
+ public:
+  GroupSync(std::size_t max_files = 1000,
+            std::chrono::milliseconds max_wait = std::chrono::milliseconds(2000))
+      : max_files_(max_files), max_wait_(max_wait) {}
+  ~GroupSync();
+  Status open(const std::string& dir);
+  void note();
+  bool due() const;
+  std::size_t pending() const { return pending_; }
+  Status sync();
+
+ private:
+  int fd_ = -1;
+  std::string dir_;
+  std::size_t max_files_;
+  std::chrono::milliseconds max_wait_;
+  std::size_t pending_ = 0;
+  std::chrono::steady_clock::time_point first_{};
+};
+
+}  // namespace lexlink::batch

@@ -1,0 +1,90 @@
+// batch/compress: reading a document file in blocks, .gz and .zst decompressed transparently,
+// and writing an output compressed the same way. Both hash the bytes as they are on disk
+// (compressed), for the manifest.
+//
+// Compression is chosen by the file name (".gz", ".zst"), never guessed from content, so an
+// output is compressed exactly like its input. Gzip output is deterministic (no time stamp, no
+// name in the header): the same document gives the same bytes on every run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "batch/hash.h"
+#include "common/status.h"
+#include "rewrite/splice.h"
+
+namespace lexlink::batch {
+
+enum class Compression : std::uint8_t { kNone, kGzip, kZstd };
+
+// By the name's suffix: ".gz" gzip, ".zst" zstd, else none.
+Compression compression_of(std::string_view path);
+
+class InputStream {
+ public:
+  InputStream();
+  ~InputStream();
+  InputStream(const InputStream&) = delete;
+  InputStream& operator=(const InputStream&) = delete;
+
+  // Opens `path` ("-": standard input, never decompressed). Errors name the file.
+  Status open(const std::string& path);
+  // Reads the next decompressed bytes into `out` (replacing its content); empty at the end.
+  // A corrupt or truncated compressed file is a kIoError.
+  Status read(std::string& out, std::size_t max = 1 << 20);
+  // The hash of the raw (on-disk) bytes read so far; after the end, of the whole file.
+  Hash128 raw_hash() const { return hasher_.digest(); }
+  std::uint64_t raw_bytes() const { return raw_bytes_; }
+  std::uint64_t bytes() const { return bytes_; }  // decompressed bytes returned so far
+
+ private:
+  Status fill();  // reads raw bytes into in_
+  struct Codec;
+  int fd_ = -1;
+  bool owned_ = false;
+  bool eof_ = false;
+  Compression compression_ = Compression::kNone;
+  std::string name_;
+  std::string in_;
+  std::size_t in_pos_ = 0;
+  std::unique_ptr<Codec> codec_;
+  Hasher hasher_;
+  std::uint64_t raw_bytes_ = 0;
+  std::uint64_t bytes_ = 0;
+};
+
+// A rewrite::Sink that compresses (or not) into a file descriptor it does not own, hashing the
+// bytes written. finish() ends the compressed stream and writes everything; flush() only passes
+// on what is complete (it never changes the output bytes).
+class OutputStream final : public rewrite::Sink {
+ public:
+  OutputStream(int fd, Compression compression, std::string name);
+  ~OutputStream() override;
+  OutputStream(const OutputStream&) = delete;
+  OutputStream& operator=(const OutputStream&) = delete;
+
+  Status write(std::string_view bytes) override;
+  Status flush() override;
+  Status finish();
+  Hash128 hash() const { return hasher_.digest(); }
+  std::uint64_t bytes_written() const { return written_; }  // on disk (compressed)
+
+ private:
+  Status emit(std::string_view bytes);  // raw bytes to the buffer / fd
+  Status compress(std::string_view bytes, bool end);
+  struct Codec;
+  int fd_;
+  Compression compression_;
+  std::string name_;
+  std::unique_ptr<Codec> codec_;
+  std::string buffer_;
+  std::string scratch_;
+  Hasher hasher_;
+  std::uint64_t written_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace lexlink::batch

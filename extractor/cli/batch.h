@@ -1,0 +1,81 @@
+// cli/batch: many documents in one run, on all cores (`lexlink markup --out-dir/--in-place`,
+// `lexlink extract` over folders and lists, `lexlink stream`). The contract is
+// README.md "Many documents"; the machinery (inputs, pool, manifest, atomic and compressed
+// files) is extractor/batch/.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batch/inputs.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "extract/extractor.h"
+#include "rewrite/rewriter.h"
+#include "text/view_builder.h"
+
+namespace lexlink::cli {
+
+// --jobs, --files-from, --root, --include, --exclude, --max-size, --progress, --stats.
+void declare_batch_options(Args& args);
+// markup's own: --out-dir, --in-place, --resume, --manifest (and --report is markup's).
+void declare_markup_batch_options(Args& args);
+// True when markup was asked for a batch run (--out-dir, --in-place, --files-from or
+// more than one PATH).
+bool markup_batch_requested(const Args& args);
+
+struct BatchOptions {
+  std::size_t jobs = 1;
+  std::uint64_t max_size = 0;  // 0: no limit
+  enum class ProgressMode { kNone, kBar, kJson } progress = ProgressMode::kNone;
+  std::string stats;  // --stats FILE
+  std::string report;
+};
+// Reads the shared options; on a usage error prints "lexlink COMMAND: ..." and returns false.
+bool read_batch_options(const char* command, const Args& args, BatchOptions& out);
+
+// Progress on stderr (a line on a terminal, JSON lines for machines) and the final summary.
+class Progress {
+ public:
+  Progress(const char* command, BatchOptions::ProgressMode mode, std::size_t files_total,
+           std::size_t jobs);
+  void file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped);
+  void tick(bool force = false);  // prints when due
+  // The summary: on stderr unless quiet, and to --stats FILE. Returns false if FILE failed.
+  bool finish(const std::string& stats_file);
+
+  std::uint64_t errors() const { return errors_; }
+
+ private:
+  double elapsed() const;
+  std::string summary_json(const char* event) const;
+  const char* command_;
+  BatchOptions::ProgressMode mode_;
+  std::size_t total_;
+  std::size_t jobs_;
+  std::chrono::steady_clock::time_point start_, last_;
+  std::uint64_t done_ = 0, bytes_ = 0, citations_ = 0, errors_ = 0, skipped_ = 0;
+  bool printed_ = false;
+};
+
+struct MarkupSetup {
+  std::shared_ptr<const extract::Extractor> extractor;
+  text::ViewOptions view;
+  rewrite::RewriteOptions options;
+  std::string self;
+  std::string fingerprint;  // the options that change the output, for the manifest
+};
+
+int run_markup_batch(const Context& context, const Args& args, const MarkupSetup& setup);
+
+// One citation as a JSON object (no "file"), as `lexlink stream` returns them.
+void append_citation_json(std::string& out, const extract::Citation& c);
+
+// A hash of `options` text and of every file of DATA/grammars and DATA/lexicons.
+std::string options_fingerprint(const std::string& data_dir, const std::string& options);
+
+}  // namespace lexlink::cli

@@ -1,0 +1,554 @@
+// The batch runs of `lexlink markup` (--out-dir / --in-place): inputs enumerated, one task per
+// file on the job pool, results taken in input order by the main thread, which writes the
+// report, the error records, the progress and (after a group sync) the manifest.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "batch/atomic_file.h"
+#include "batch/compress.h"
+#include "batch/hash.h"
+#include "batch/manifest.h"
+#include "batch/ordered_pool.h"
+#include "cli/batch.h"
+#include "cli/json_lines.h"
+#include "extract/citation_source.h"
+#include "rewrite/document.h"
+
+namespace lexlink::cli {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+void declare_batch_options(Args& args) {
+  args.option("jobs", "0").option("files-from", "").option("root", "");
+  args.multi("include").multi("exclude");
+  args.option("max-size", "0").option("progress", "auto").option("stats", "");
+}
+
+void declare_markup_batch_options(Args& args) {
+  args.option("out-dir", "").flag("in-place").flag("resume").option("manifest", "");
+  args.option("sync-every", "1000");
+}
+
+bool markup_batch_requested(const Args& args) {
+  if (args.given("out-dir") || args.has("in-place") || args.given("files-from")) return true;
+  return args.positional().size() > 1;
+}
+
+bool read_batch_options(const char* command, const Args& args, BatchOptions& out) {
+  auto number = [&](const char* name, std::uint64_t& v) {
+    const std::string& s = args.get(name);
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtoull(s.c_str(), &end, 10);
+    if (s.empty() || *end != 0 || errno != 0 || s[0] == '-') {
+      std::fprintf(stderr, "lexlink %s: --%s needs a number, not '%s'\n", command, name, s.c_str());
+      return false;
+    }
+    return true;
+  };
+  std::uint64_t jobs = 0;
+  if (!number("jobs", jobs) || !number("max-size", out.max_size)) return false;
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  out.jobs = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, 1024));
+  const std::string& p = args.get("progress");
+  using PM = BatchOptions::ProgressMode;
+  if (p == "auto") {
+    out.progress = ::isatty(2) ? PM::kBar : PM::kNone;
+  } else if (p == "bar") {
+    out.progress = PM::kBar;
+  } else if (p == "json") {
+    out.progress = PM::kJson;
+  } else if (p == "none") {
+    out.progress = PM::kNone;
+  } else {
+    std::fprintf(stderr, "lexlink %s: --progress is auto, bar, json or none\n", command);
+    return false;
+  }
+  out.stats = args.get("stats");
+  out.report = args.get("report");
+  return true;
+}
+
+// ---- progress ------------------------------------------------------------------------------
+
+Progress::Progress(const char* command, BatchOptions::ProgressMode mode, std::size_t files_total,
+                   std::size_t jobs)
+    : command_(command),
+      mode_(mode),
+      total_(files_total),
+      jobs_(jobs),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+double Progress::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Progress::file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped) {
+  ++done_;
+  bytes_ += bytes;
+  citations_ += citations;
+  errors_ += error ? 1 : 0;
+  skipped_ += skipped ? 1 : 0;
+}
+
+std::string Progress::summary_json(const char* event) const {
+  const double t = elapsed();
+  json j;
+  j["event"] = event;
+  j["command"] = command_;
+  j["files_done"] = done_;
+  if (total_ != 0) j["files_total"] = total_;
+  j["ok"] = done_ - errors_ - skipped_;
+  j["skipped"] = skipped_;
+  j["errors"] = errors_;
+  j["bytes"] = bytes_;
+  j["citations"] = citations_;
+  j["seconds"] = std::round(t * 1000) / 1000;
+  j["mb_per_s"] = t > 0 ? std::round(double(bytes_) / 1e6 / t * 100) / 100 : 0.0;
+  j["files_per_s"] = t > 0 ? std::round(double(done_) / t * 10) / 10 : 0.0;
+  if (total_ != 0 && done_ > 0 && done_ < total_) {
+    j["eta_s"] = std::round(t / double(done_) * double(total_ - done_));
+  }
+  j["jobs"] = jobs_;
+  return to_json_line(j);
+}
+
+void Progress::tick(bool force) {
+  using PM = BatchOptions::ProgressMode;
+  if (mode_ == PM::kNone) return;
+  const auto now = std::chrono::steady_clock::now();
+  const auto every = mode_ == PM::kBar ? std::chrono::milliseconds(250) : std::chrono::seconds(1);
+  if (!force && now - last_ < every) return;
+  last_ = now;
+  if (mode_ == PM::kJson) {
+    std::fprintf(stderr, "%s\n", summary_json("progress").c_str());
+    return;
+  }
+  const double t = elapsed();
+  char eta[32] = "";
+  if (total_ != 0 && done_ > 0 && done_ < total_) {
+    const auto s = static_cast<long long>(t / double(done_) * double(total_ - done_));
+    std::snprintf(eta, sizeof eta, "  ETA %lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  }
+  std::fprintf(stderr,
+               "\r%" PRIu64 "/%zu files  %.1f MB  %.1f MB/s  %" PRIu64 " citations  %" PRIu64
+               " errors%s\033[K",
+               done_, total_, double(bytes_) / 1e6, t > 0 ? double(bytes_) / 1e6 / t : 0.0,
+               citations_, errors_, eta);
+  printed_ = true;
+}
+
+bool Progress::finish(const std::string& stats_file) {
+  using PM = BatchOptions::ProgressMode;
+  const std::string summary = summary_json("summary");
+  if (mode_ == PM::kBar) {
+    tick(true);
+    std::fputc('\n', stderr);
+    const double t = elapsed();
+    std::fprintf(stderr,
+                 "lexlink %s: %" PRIu64 " files (%" PRIu64 " skipped, %" PRIu64
+                 " failed), %.1f MB, %" PRIu64 " citations in %.1f s (%.1f MB/s, %zu jobs)\n",
+                 command_, done_, skipped_, errors_, double(bytes_) / 1e6, citations_, t,
+                 t > 0 ? double(bytes_) / 1e6 / t : 0.0, jobs_);
+  } else if (mode_ == PM::kJson) {
+    std::fprintf(stderr, "%s\n", summary.c_str());
+  }
+  if (stats_file.empty()) return true;
+  batch::AtomicFile f;
+  if (Status s = f.open(stats_file); !s) {
+    std::fprintf(stderr, "lexlink %s: %s\n", command_, s.error().to_string().c_str());
+    return false;
+  }
+  const std::string text = summary + "\n";
+  if (::write(f.fd(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) ||
+      !f.commit(false)) {
+    std::fprintf(stderr, "lexlink %s: cannot write %s\n", command_, stats_file.c_str());
+    return false;
+  }
+  return true;
+}
+
+// ---- options fingerprint -------------------------------------------------------------------
+
+std::string options_fingerprint(const std::string& data_dir, const std::string& options) {
+  batch::Hasher h;
+  h.update("lexlink " LEXLINK_VERSION "\n");
+  h.update(options);
+  std::vector<fs::path> files;
+  for (const char* sub : {"grammars", "lexicons"}) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(fs::path(data_dir) / sub, ec), end; !ec && it != end;
+         it.increment(ec)) {
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::string block;
+  for (const fs::path& p : files) {
+    h.update("\nfile " + p.lexically_relative(data_dir).generic_string() + "\n");
+    batch::InputStream in;
+    if (!in.open(p.string())) continue;
+    while (in.read(block) && !block.empty()) h.update(block);
+  }
+  return h.digest().hex();
+}
+
+// ---- markup over many files ----------------------------------------------------------------
+
+namespace {
+
+struct FileResult {
+  enum class Kind { kOk, kSkipped, kError } kind = Kind::kOk;
+  std::string error;
+  std::uint64_t bytes = 0;  // input bytes read (decompressed)
+  std::uint64_t citations = 0;
+  std::uint64_t linked = 0;
+  batch::ManifestEntry entry;
+};
+
+std::int64_t mtime_ns(const struct stat& st) {
+  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+std::string error_text(const Error& e, const std::string& path) {
+  return e.file == path || e.file.empty() ? e.message : e.to_string();
+}
+
+// Reads the first bytes of `in` into `head` until is_binary can decide (or the end).
+Status read_head(batch::InputStream& in, std::string& head, std::string& block) {
+  head.clear();
+  while (head.size() < text::kBinaryProbeBytes) {
+    if (Status s = in.read(block); !s) return s;
+    if (block.empty()) break;
+    head += block;
+  }
+  return Status::Ok();
+}
+
+class MarkupBatch {
+ public:
+  MarkupBatch(const MarkupSetup& setup, const BatchOptions& options, const batch::InputList& list,
+              std::string out_dir, bool in_place, bool resume, const batch::Manifest& manifest,
+              batch::Hash128 fingerprint)
+      : setup_(setup),
+        options_(options),
+        list_(list),
+        out_dir_(std::move(out_dir)),
+        in_place_(in_place),
+        resume_(resume),
+        manifest_(manifest),
+        fingerprint_(fingerprint) {}
+
+  std::string output_path(const batch::Input& in) const {
+    return in_place_ ? in.path : out_dir_ + "/" + in.rel;
+  }
+
+  FileResult run(const batch::Input& in) {
+    try {
+      return run_file(in);
+    } catch (const std::exception& e) {  // bad_alloc on a hostile document
+      FileResult r;
+      r.kind = FileResult::Kind::kError;
+      r.error = std::string("failed: ") + e.what();
+      return r;
+    }
+  }
+
+ private:
+  static FileResult error(std::string message) {
+    FileResult r;
+    r.kind = FileResult::Kind::kError;
+    r.error = std::move(message);
+    return r;
+  }
+
+  FileResult run_file(const batch::Input& in) {
+    const std::string out_path = output_path(in);
+    struct stat st {};
+    if (::stat(in.path.c_str(), &st) != 0) {
+      return error(std::string("cannot open: ") + std::strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode)) return error("is a directory");
+    if (!S_ISREG(st.st_mode)) return error("not a regular file");
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (options_.max_size != 0 && size > options_.max_size) {
+      return error("too large: " + std::to_string(size) + " bytes, over --max-size " +
+                   std::to_string(options_.max_size));
+    }
+    if (resume_) {
+      if (const batch::ManifestEntry* e = manifest_.find(in.rel);
+          e != nullptr && e->size == size && e->mtime_ns == mtime_ns(st) &&
+          e->options == fingerprint_ && e->output == in.rel) {
+        struct stat ost {};
+        if (::stat(out_path.c_str(), &ost) == 0 &&
+            static_cast<std::uint64_t>(ost.st_size) == e->output_size) {
+          batch::InputStream raw;
+          std::string block;
+          if (raw.open(in.path)) {
+            Status s = Status::Ok();
+            while ((s = raw.read(block)) && !block.empty()) {
+            }
+            if (s && raw.raw_hash() == e->input_hash) {
+              FileResult r;
+              r.kind = FileResult::Kind::kSkipped;
+              r.entry = *e;
+              return r;
+            }
+          }
+        }
+      }
+    }
+
+    batch::InputStream input;
+    if (Status s = input.open(in.path); !s) return error(error_text(s.error(), in.path));
+    std::string head, block;
+    if (Status s = read_head(input, head, block); !s) return error(error_text(s.error(), in.path));
+    if (text::is_binary(head)) {
+      return error(
+          "looks like a binary file (NUL or control bytes), not a text, HTML or XML "
+          "document");
+    }
+    batch::AtomicFile out;
+    if (Status s = out.open(out_path); !s) return error(s.error().to_string());
+    batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
+    extract::ExtractorSource source(setup_.extractor, setup_.self);
+    rewrite::DocumentRewriter document(setup_.view, setup_.options, source, sink);
+    FileResult r;
+    auto take = [&] {
+      for (const rewrite::Outcome& o : document.outcomes()) {
+        ++r.citations;
+        if (o.linked) ++r.linked;
+      }
+      document.outcomes().clear();
+      document.warnings().clear();
+    };
+    block.swap(head);
+    while (!block.empty()) {
+      if (options_.max_size != 0 && input.bytes() > options_.max_size) {
+        return error("too large: over --max-size " + std::to_string(options_.max_size) +
+                     " bytes once decompressed");
+      }
+      if (Status s = document.feed(block); !s) return error(error_text(s.error(), in.path));
+      take();
+      if (Status s = input.read(block); !s) return error(error_text(s.error(), in.path));
+    }
+    if (options_.max_size != 0 && input.bytes() > options_.max_size) {
+      return error("too large: over --max-size " + std::to_string(options_.max_size) +
+                   " bytes once decompressed");
+    }
+    if (Status s = document.finish(); !s) return error(error_text(s.error(), in.path));
+    take();
+    if (Status s = sink.finish(); !s) return error(s.error().to_string());
+    if (Status s = out.commit(in_place_); !s) return error(s.error().to_string());
+    r.bytes = input.bytes();
+    r.entry.output = in.rel;
+    r.entry.output_size = sink.bytes_written();
+    r.entry.output_hash = sink.hash();
+    r.entry.options = fingerprint_;
+    if (in_place_) {  // the input is now the output: a rerun finds it done
+      struct stat now {};
+      if (::stat(out_path.c_str(), &now) != 0) {
+        return error(std::string("cannot stat the output: ") + std::strerror(errno));
+      }
+      r.entry.size = static_cast<std::uint64_t>(now.st_size);
+      r.entry.mtime_ns = mtime_ns(now);
+      r.entry.input_hash = sink.hash();
+    } else {
+      r.entry.size = size;
+      r.entry.mtime_ns = mtime_ns(st);
+      r.entry.input_hash = input.raw_hash();
+    }
+    return r;
+  }
+
+  const MarkupSetup& setup_;
+  const BatchOptions& options_;
+  const batch::InputList& list_;
+  std::string out_dir_;
+  bool in_place_;
+  bool resume_;
+  const batch::Manifest& manifest_;
+  batch::Hash128 fingerprint_;
+};
+
+int batch_usage(const std::string& message) {
+  std::fprintf(stderr, "lexlink markup: %s (see lexlink markup --help)\n", message.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int run_markup_batch(const Context& context, const Args& args, const MarkupSetup& setup) {
+  (void)context;
+  BatchOptions options;
+  if (!read_batch_options("markup", args, options)) return 2;
+  const bool in_place = args.has("in-place");
+  std::string out_dir = args.get("out-dir");
+  if (in_place && !out_dir.empty())
+    return batch_usage("give --out-dir OUT or --in-place, not both");
+  if (!in_place && out_dir.empty()) {
+    return batch_usage("more than one document: give --out-dir OUT (or --in-place)");
+  }
+  if (args.given("output")) return batch_usage("-o is for one document; use --out-dir");
+  if (!args.get("citations").empty()) return batch_usage("--citations is for one document");
+
+  batch::InputSpec spec;
+  spec.paths = args.positional();
+  spec.files_from = args.get("files-from");
+  spec.root = args.get("root");
+  spec.include = args.all("include");
+  spec.exclude = args.all("exclude");
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    out_dir = fs::absolute(out_dir, ec).lexically_normal().string();
+    while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+    spec.skip.push_back(out_dir);
+  }
+  if (spec.paths.empty() && spec.files_from.empty()) {
+    return batch_usage("no input (give FILE, FOLDER, - or --files-from LIST)");
+  }
+  auto list = batch::enumerate_inputs(spec);
+  if (!list) return batch_usage(list.error().message);
+  if (!out_dir.empty() && fs::path(out_dir) == fs::path(list->root)) {
+    return batch_usage(
+        "--out-dir is the input root: the outputs would replace the inputs "
+        "(use --in-place for that)");
+  }
+  std::string manifest_path = args.get("manifest");
+  if (manifest_path.empty()) {
+    manifest_path = (in_place ? list->root : out_dir) + "/.lexlink-manifest";
+  }
+  batch::Manifest manifest;
+  if (Status s = manifest.open(manifest_path); !s) {
+    std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+    return 2;
+  }
+  batch::Hash128 fingerprint;
+  batch::Hash128::from_hex(setup.fingerprint, fingerprint);
+  std::size_t sync_every = 1000;
+  {
+    const std::string& v = args.get("sync-every");
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != 0 || n == 0 || v[0] == '-') {
+      return batch_usage("--sync-every needs a number of files (1 or more)");
+    }
+    sync_every = static_cast<std::size_t>(n);
+  }
+  batch::GroupSync group(sync_every);
+  if (!in_place) {
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (Status s = group.open(out_dir); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      return 2;
+    }
+  }
+  std::unique_ptr<batch::AtomicFile> report;
+  if (!options.report.empty()) {
+    report = std::make_unique<batch::AtomicFile>();
+    if (Status s = report->open(options.report); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      return 2;
+    }
+  }
+  std::unique_ptr<rewrite::FdSink> report_sink;
+  if (report) report_sink = std::make_unique<rewrite::FdSink>(report->fd(), options.report);
+
+  MarkupBatch runner(setup, options, *list, out_dir, in_place, args.has("resume"), manifest,
+                     fingerprint);
+  const std::vector<batch::Input>& inputs = list->inputs;
+  batch::OrderedPool<std::size_t, FileResult> pool(
+      options.jobs, 2 * options.jobs + 2,
+      [&](std::size_t& i, std::size_t) { return runner.run(inputs[i]); });
+  Progress progress("markup", options.progress, inputs.size(), options.jobs);
+  int status = 0;
+  bool io_failed = false;
+  auto flush_manifest = [&] {
+    if (Status s = group.sync(); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      io_failed = true;
+      return;
+    }
+    if (Status s = manifest.flush(); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      io_failed = true;
+    }
+  };
+  std::size_t next = 0, done = 0;
+  std::string line;
+  while (next < inputs.size() || !pool.empty()) {
+    while (next < inputs.size() && !pool.full()) pool.submit(next++);
+    FileResult r = pool.pop();
+    const batch::Input& in = inputs[done++];
+    const bool failed = r.kind == FileResult::Kind::kError;
+    const bool skipped = r.kind == FileResult::Kind::kSkipped;
+    if (failed) {
+      status = 1;
+      std::fprintf(stderr, "%slexlink markup: %s: %s\n",
+                   options.progress == BatchOptions::ProgressMode::kBar ? "\r\033[K" : "",
+                   in.path.c_str(), r.error.c_str());
+      line.clear();
+      line = "{\"file\":";
+      append_json_string(line, in.path);
+      line += ",\"error\":";
+      append_json_string(line, r.error);
+      line += "}\n";
+      std::fwrite(line.data(), 1, line.size(), stdout);
+    } else if (!skipped) {
+      manifest.add(in.rel, r.entry);
+      group.note();
+    }
+    if (report_sink) {
+      line = "{\"file\":";
+      append_json_string(line, in.path);
+      line += ",\"output\":";
+      append_json_string(line, runner.output_path(in));
+      line += failed    ? ",\"status\":\"error\""
+              : skipped ? ",\"status\":\"skipped\""
+                        : ",\"status\":\"ok\"";
+      if (failed) {
+        line += ",\"error\":";
+        append_json_string(line, r.error);
+      } else if (!skipped) {
+        line += ",\"bytes\":" + std::to_string(r.bytes) +
+                ",\"citations\":" + std::to_string(r.citations) +
+                ",\"linked\":" + std::to_string(r.linked);
+      }
+      line += "}\n";
+      if (Status s = report_sink->write(line); !s) {
+        std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+        io_failed = true;
+        report_sink.reset();
+      }
+    }
+    progress.file_done(r.bytes, r.citations, failed, skipped);
+    progress.tick();
+    if (group.due()) flush_manifest();
+  }
+  flush_manifest();
+  std::fflush(stdout);
+  if (report_sink) {
+    if (Status s = report_sink->flush(); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      io_failed = true;
+    }
+    report_sink.reset();
+    if (Status s = report->commit(false); !s) {
+      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+      io_failed = true;
+    }
+  }
+  if (!progress.finish(options.stats)) io_failed = true;
+  return io_failed || status != 0 ? 1 : 0;
+}
+
+}  // namespace lexlink::cli

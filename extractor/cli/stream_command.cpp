@@ -1,0 +1,303 @@
+// `lexlink stream`: the Hadoop Streaming / Spark RDD.pipe contract. JSON Lines in, one record
+// per document ({"id", "content", "format", "jurisdiction", "self"}), JSON Lines out in the
+// same order ({"id", "content", "citations"} or {"id", "error"}). Documents are marked up on
+// all cores; at most 2*jobs+2 records are in memory at once, whatever the length of the input.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "batch/ordered_pool.h"
+#include "cli/args.h"
+#include "cli/batch.h"
+#include "cli/commands.h"
+#include "cli/extractor_setup.h"
+#include "cli/json_lines.h"
+#include "extract/citation_source.h"
+#include "rewrite/document.h"
+#include "urn/profiles.h"
+#include "urn/urn.h"
+
+namespace lexlink::cli {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* kStreamUsage =
+    "usage: lexlink stream [OPTIONS] < IN.jsonl > OUT.jsonl\n"
+    "One JSON object per input line: {\"id\": any, \"content\": \"the document\", \"format\":\n"
+    "\"auto|text|html|xml\", \"jurisdiction\": \"it|br|eu|auto\", \"self\": \"URN\"} (only "
+    "content\n"
+    "is required). One line out per line in, in the same order: {\"id\", \"content\" (marked\n"
+    "up), \"citations\": [...]} or {\"id\", \"error\"}. Exit status 1 if any record failed.\n"
+    "\n"
+    "  --jurisdiction it|br|eu|auto  default grammar (default it); --engine, --cache as extract\n"
+    "  --format auto|text|html|xml   default format (default auto)\n"
+    "  --profile auto|html|akn|nir|lexml|lexml-span  the links written (as markup)\n"
+    "  --href urn|resolver, --partition-sep '#'|'~'  as markup\n"
+    "  --no-content                  citations only: no marked-up content in the output\n"
+    "  --jobs N                      threads (default: all cores)\n"
+    "  --max-size BYTES              larger documents become error records\n"
+    "  --progress auto|bar|json|none, --stats FILE  as markup\n";
+
+struct Record {
+  std::uint64_t line = 0;
+  json id;
+  std::string content;
+  std::string error;  // set when the line could not be read: the result is an error record
+  text::ViewOptions view;
+  std::string self;
+  std::shared_ptr<const extract::Extractor> extractor;
+};
+
+struct Output {
+  std::string line;
+  bool failed = false;
+  std::uint64_t bytes = 0;
+  std::uint64_t citations = 0;
+};
+
+std::optional<text::ViewOptions::FormatChoice> parse_format(const std::string& f) {
+  using FC = text::ViewOptions::FormatChoice;
+  if (f == "auto") return FC::kAuto;
+  if (f == "text") return FC::kText;
+  if (f == "html") return FC::kHtml;
+  if (f == "xml") return FC::kXml;
+  return std::nullopt;
+}
+
+std::string id_json(const json& id) {
+  return id.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+void append_citation_json(std::string& out, const extract::Citation& c) {
+  out += "{\"start\":" + std::to_string(c.start) + ",\"end\":" + std::to_string(c.end) +
+         ",\"char_start\":" + std::to_string(c.char_start) +
+         ",\"char_end\":" + std::to_string(c.char_end) + ",\"text\":";
+  append_json_string(out, c.text);
+  out += ",\"urn\":";
+  append_json_string(out, c.urn);
+  out += ",\"work\":";
+  append_json_string(out, c.work);
+  out += ",\"jurisdiction\":";
+  append_json_string(out, c.jurisdiction);
+  out += c.complete ? ",\"complete\":true,\"rule\":" : ",\"complete\":false,\"rule\":";
+  append_json_string(out, c.rule);
+  out += "}";
+}
+
+int stream_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
+  args.flag("help").flag("no-content");
+  declare_extractor_options(args);
+  declare_batch_options(args);
+  args.option("format", "auto").option("profile", "auto").option("href", "urn");
+  args.option("partition-sep", "");
+  if (!args.parse(argv) || !args.positional().empty()) {
+    std::fprintf(stderr, "lexlink stream: %s\n\n%s",
+                 args.error().empty() ? "no arguments: records come on standard input"
+                                      : args.error().c_str(),
+                 kStreamUsage);
+    return 2;
+  }
+  if (args.has("help")) {
+    std::fputs(kStreamUsage, stdout);
+    return 0;
+  }
+  BatchOptions options;
+  if (!read_batch_options("stream", args, options)) return 2;
+  auto default_format = parse_format(args.get("format"));
+  if (!default_format) {
+    std::fprintf(stderr, "lexlink stream: --format is auto, text, html or xml\n");
+    return 2;
+  }
+  rewrite::RewriteOptions rewrite_options;
+  if (args.get("profile") != "auto") {
+    auto p = rewrite::parse_profile(args.get("profile"));
+    if (!p) {
+      std::fprintf(stderr, "lexlink stream: %s\n", p.error().message.c_str());
+      return 2;
+    }
+    rewrite_options.profile = *p;
+  }
+  const std::string& href = args.get("href");
+  if (href != "urn" && href != "resolver") {
+    std::fprintf(stderr, "lexlink stream: --href is urn or resolver\n");
+    return 2;
+  }
+  rewrite_options.link.href =
+      href == "urn" ? rewrite::HrefMode::kUrn : rewrite::HrefMode::kResolver;
+  const std::string& sep = args.get("partition-sep");
+  if (sep.empty()) {
+    rewrite_options.link.partition_sep = href == "urn" ? '~' : '#';
+  } else if (sep == "#" || sep == "~") {
+    rewrite_options.link.partition_sep = sep[0];
+  } else {
+    std::fprintf(stderr, "lexlink stream: --partition-sep is '#' or '~'\n");
+    return 2;
+  }
+  std::optional<urn::Profiles> resolvers;
+  if (href == "resolver") {
+    auto loaded = urn::Profiles::load(context.data_dir);
+    if (!loaded) {
+      std::fprintf(stderr, "lexlink stream: %s\n", loaded.error().to_string().c_str());
+      return 2;
+    }
+    resolvers.emplace(std::move(*loaded));
+    rewrite_options.link.resolvers = &*resolvers;
+  }
+  // Extractors by jurisdiction, loaded when a record first asks for one.
+  std::map<std::string, std::shared_ptr<const extract::Extractor>> extractors;
+  const std::string default_jurisdiction = args.get("jurisdiction");
+  {
+    auto x = load_extractor("stream", context, args);
+    if (!x) return 2;
+    extractors[default_jurisdiction] = std::move(x);
+  }
+  const bool no_content = args.has("no-content");
+
+  auto work = [&](Record& rec, std::size_t) -> Output {
+    Output out;
+    out.line = "{\"id\":" + id_json(rec.id);
+    auto fail = [&](const std::string& why) {
+      out.failed = true;
+      out.line = "{\"id\":" + id_json(rec.id) + ",\"error\":";
+      append_json_string(out.line, why);
+      out.line += "}\n";
+      return out;
+    };
+    if (!rec.error.empty()) return fail(rec.error);
+    try {
+      out.bytes = rec.content.size();
+      std::vector<extract::Citation> citations;
+      std::string marked;
+      extract::ExtractorSource source(rec.extractor, rec.self);
+      source.keep_citations(&citations);
+      if (no_content) {
+        // Citations only: the source run over the view, nothing written.
+        rewrite::StringSink sink(marked);
+        rewrite::DocumentRewriter doc(rec.view, rewrite_options, source, sink);
+        if (Status s = doc.feed(rec.content); !s) return fail(s.error().to_string());
+        if (Status s = doc.finish(); !s) return fail(s.error().to_string());
+      } else {
+        rewrite::StringSink sink(marked);
+        rewrite::DocumentRewriter doc(rec.view, rewrite_options, source, sink);
+        if (Status s = doc.feed(rec.content); !s) return fail(s.error().to_string());
+        if (Status s = doc.finish(); !s) return fail(s.error().to_string());
+        out.line += ",\"content\":";
+        append_json_string(out.line, marked);
+      }
+      out.line += ",\"citations\":[";
+      for (std::size_t i = 0; i < citations.size(); ++i) {
+        if (i > 0) out.line += ',';
+        append_citation_json(out.line, citations[i]);
+      }
+      out.line += "]}\n";
+      out.citations = citations.size();
+    } catch (const std::exception& e) {
+      return fail(std::string("failed: ") + e.what());
+    }
+    return out;
+  };
+
+  batch::OrderedPool<Record, Output> pool(options.jobs, 2 * options.jobs + 2, work);
+  Progress progress("stream", options.progress, 0, options.jobs);
+  int status = 0;
+  auto write = [&](Output o) {
+    std::fwrite(o.line.data(), 1, o.line.size(), stdout);
+    if (o.failed) status = 1;
+    progress.file_done(o.bytes, o.citations, o.failed, false);
+    progress.tick();
+  };
+  std::ios::sync_with_stdio(false);
+  std::string line;
+  std::uint64_t line_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    Record rec;
+    rec.line = line_no;
+    rec.view.format = *default_format;
+    try {
+      json j = json::parse(line);
+      if (!j.is_object()) throw std::runtime_error("not a JSON object");
+      if (auto it = j.find("id"); it != j.end()) rec.id = std::move(*it);
+      auto text_field = [&](const char* name, std::string& out) {
+        auto it = j.find(name);
+        if (it == j.end() || it->is_null()) return true;
+        if (!it->is_string()) return false;
+        out = it->get<std::string>();
+        return true;
+      };
+      std::string format, jurisdiction;
+      if (j.find("content") == j.end() || !j["content"].is_string()) {
+        rec.error = "\"content\" (a string) is required";
+      } else if (!text_field("format", format) || !text_field("jurisdiction", jurisdiction) ||
+                 !text_field("self", rec.self)) {
+        rec.error = "\"format\", \"jurisdiction\" and \"self\" are strings";
+      } else {
+        rec.content = j["content"].get<std::string>();
+        if (!format.empty()) {
+          auto f = parse_format(format);
+          if (f) {
+            rec.view.format = *f;
+          } else {
+            rec.error = "unknown format '" + format + "' (auto, text, html or xml)";
+          }
+        }
+        if (options.max_size != 0 && rec.content.size() > options.max_size) {
+          rec.error = "too large: " + std::to_string(rec.content.size()) +
+                      " bytes, over --max-size " + std::to_string(options.max_size);
+          rec.content.clear();
+        }
+        if (jurisdiction.empty()) jurisdiction = default_jurisdiction;
+        auto x = extractors.find(jurisdiction);
+        if (x == extractors.end() && rec.error.empty()) {
+          Args one;
+          declare_extractor_options(one);
+          (void)one.parse({"--jurisdiction", jurisdiction, "--engine", args.get("engine"),
+                           "--cache", args.get("cache")});
+          auto loaded = load_extractor("stream", context, one);
+          x = extractors.emplace(jurisdiction, std::move(loaded)).first;
+        }
+        if (rec.error.empty()) {
+          rec.extractor = x->second;
+          if (!rec.extractor) rec.error = "cannot load the grammar '" + jurisdiction + "'";
+        }
+      }
+    } catch (const std::exception& e) {
+      rec.error = "line " + std::to_string(line_no) + ": not a JSON record: " + e.what();
+    }
+    if (!rec.self.empty()) {
+      // Checked like --self; a bad one is the record's error.
+      urn::ParseOptions po;
+      po.allow_unnumbered = true;
+      urn::ParseError e;
+      if (!urn::validate(rec.self, po, &e)) rec.error = "self: " + e.message;
+    }
+    if (!rec.error.empty()) {
+      std::fprintf(stderr, "lexlink stream: line %llu: %s\n",
+                   static_cast<unsigned long long>(line_no), rec.error.c_str());
+    }
+    while (pool.full()) write(pool.pop());
+    pool.submit(std::move(rec));
+    bool wrote = false;
+    while (pool.ready()) {
+      write(pool.pop());
+      wrote = true;
+    }
+    if (wrote) std::fflush(stdout);
+  }
+  while (!pool.empty()) write(pool.pop());
+  std::fflush(stdout);
+  if (!progress.finish(options.stats)) status = 1;
+  return status;
+}
+
+}  // namespace lexlink::cli

@@ -1,0 +1,386 @@
+// Batch runs end to end: `lexlink markup --out-dir/--in-place` over trees built from the
+// project's corpora, `lexlink extract` over many inputs, `lexlink stream`: mirror tree,
+// include/exclude, --files-from, error records, --resume, compressed files, order.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "batch/compress.h"
+#include "support/test_support.h"
+
+using lexlink::test::data_path;
+using lexlink::test::run_cli;
+using lexlink::test::split;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char name[] = "/tmp/lexlink-batch-XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& rel) const { return (path / rel).string(); }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void spit(const fs::path& p, const std::string& s) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+std::string decompress(const fs::path& p) {
+  lexlink::batch::InputStream in;
+  REQUIRE(in.open(p.string()));
+  std::string all, block;
+  while (true) {
+    REQUIRE(in.read(block));
+    if (block.empty()) break;
+    all += block;
+  }
+  return all;
+}
+
+// Every file under `dir` (relative path -> content), lexlink's own files included.
+std::map<std::string, std::string> tree(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) out[e.path().lexically_relative(dir).string()] = slurp(e.path());
+  }
+  return out;
+}
+
+std::vector<json> json_lines(const std::string& out) {
+  std::vector<json> lines;
+  for (const std::string& line : split(out, "\n")) {
+    if (!line.empty()) lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+// An input tree from the corpora: it/ (Italian text), uk/ (CLML XML), za/by-laws/ (AKN XML).
+// Returns the relative paths.
+std::vector<std::string> make_tree(const fs::path& in) {
+  std::vector<std::string> rels;
+  auto copy_dir = [&](const std::string& from, const std::string& to, const std::string& ext) {
+    for (const auto& e : fs::directory_iterator(data_path(from))) {
+      if (e.path().extension() != ext) continue;
+      const std::string rel = to + "/" + e.path().filename().string();
+      spit(in / rel, slurp(e.path()));
+      rels.push_back(rel);
+    }
+  };
+  copy_dir("corpora/it-normattiva-gazzetta-civica/text", "it", ".txt");
+  copy_dir("corpora/uk-clml/raw", "uk", ".xml");
+  copy_dir("corpora/za-laws-africa-bylaws/raw", "za/by-laws", ".xml");
+  std::sort(rels.begin(), rels.end());
+  return rels;
+}
+
+std::map<std::string, std::string> without_manifest(std::map<std::string, std::string> t) {
+  t.erase(".lexlink-manifest");
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("markup --out-dir mirrors the tree; each output equals the one-file markup", "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  REQUIRE(rels.size() >= 12);
+  auto r = run_cli({"markup", "--out-dir", t / "out", "--jobs", "2", t / "in"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());
+  const auto out = without_manifest(tree(t.path / "out"));
+  REQUIRE(out.size() == rels.size());
+  std::size_t linked = 0;
+  for (const std::string& rel : rels) {
+    INFO(rel);
+    REQUIRE(out.count(rel) == 1);
+    auto one = run_cli({"markup", t / ("in/" + rel)});
+    REQUIRE(one.exit_code == 0);
+    CHECK(out.at(rel) == one.out);
+    linked += out.at(rel) != slurp(t.path / "in" / rel) ? 1 : 0;
+  }
+  CHECK(linked >= 8);  // the corpora do cite laws
+  CHECK(fs::exists(t.path / "out" / ".lexlink-manifest"));
+  // Running again (no --resume) gives byte-identical outputs.
+  auto again = run_cli({"markup", "--out-dir", t / "out", "--jobs", "1", t / "in"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(without_manifest(tree(t.path / "out")) == out);
+}
+
+TEST_CASE("markup batch: include and exclude, files-from, paths on stdin, --root", "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  auto r = run_cli(
+      {"markup", "--out-dir", t / "o1", "--include", "*.xml", "--exclude", "uk/*", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  for (const auto& [rel, content] : without_manifest(tree(t.path / "o1"))) {
+    CHECK(rel.rfind("za/by-laws/", 0) == 0);
+  }
+  CHECK(without_manifest(tree(t.path / "o1")).size() == 2);
+
+  // A list file; relative paths are relative to the working directory (absolute here).
+  const std::string list = t / "list.txt";
+  spit(list, t / "in/it/26G00001.txt" + "\n" + t / "in/za/by-laws/" +
+                 fs::directory_iterator(t.path / "in/za/by-laws")->path().filename().string() +
+                 "\n");
+  r = run_cli({"markup", "--out-dir", t / "o2", "--root", t / "in", "--files-from", list});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto o2 = without_manifest(tree(t.path / "o2"));
+  CHECK(o2.size() == 2);
+  CHECK(o2.count("it/26G00001.txt") == 1);
+
+  // '-': the paths on standard input; the default root is their common parent (in/it).
+  r = run_cli({"markup", "--out-dir", t / "o3", "-"},
+              t / "in/it/26G00001.txt" + "\n" + t / "in/it/26G00007.txt" + "\n");
+  REQUIRE(r.exit_code == 0);
+  auto o3 = without_manifest(tree(t.path / "o3"));
+  CHECK(o3.size() == 2);
+  CHECK(o3.count("26G00007.txt") == 1);
+
+  // Outside the root, and the output folder as the root: usage errors.
+  r = run_cli({"markup", "--out-dir", t / "o4", "--root", t / "in/uk", t / "in/it"});
+  CHECK(r.exit_code == 2);
+  r = run_cli({"markup", "--out-dir", t / "in", t / "in"});
+  CHECK(r.exit_code == 2);
+  r = run_cli({"markup", t / "in/it/26G00001.txt", t / "in/it/26G00007.txt"});
+  CHECK(r.exit_code == 2);  // many documents need --out-dir or --in-place
+}
+
+TEST_CASE("bad documents become error records; the run goes on; exit status 1", "[batch]") {
+  TempDir t;
+  make_tree(t.path / "in");
+  spit(t.path / "in/bad/binary.html", std::string("\x7f"
+                                                  "ELF\0\0\0\x01\x02",
+                                                  9) +
+                                          std::string(2000, '\0'));
+  spit(t.path / "in/bad/large.txt", std::string(3000000, 'x') + " legge 7 agosto 1990, n. 241");
+  spit(t.path / "in/bad/corrupt.txt.gz", "this is not gzip data at all");
+  fs::create_symlink(t.path / "nowhere", t.path / "in/bad/dangling.txt");
+  auto r = run_cli({"markup", "--out-dir", t / "out", "--max-size", "2000000", "--report",
+                    t / "report.jsonl", "--stats", t / "stats.json", t / "in"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const auto errors = json_lines(r.out);
+  std::map<std::string, std::string> why;
+  for (const json& e : errors) why[fs::path(e["file"].get<std::string>()).filename()] = e["error"];
+  REQUIRE(why.size() == 4);
+  CHECK(why["binary.html"].find("binary") != std::string::npos);
+  CHECK(why["large.txt"].find("too large") != std::string::npos);
+  CHECK(why["corrupt.txt.gz"].find("gzip") != std::string::npos);
+  CHECK(why["dangling.txt"].find("cannot open") != std::string::npos);
+  CHECK(r.err.find("large.txt") != std::string::npos);
+  // No output, not even a temporary one, for a failed file; the others are all there.
+  const auto out = tree(t.path / "out");
+  for (const auto& [rel, content] : out) {
+    CHECK(rel.rfind("bad/", 0) != 0);
+    CHECK(rel.find("lexlink-tmp") == std::string::npos);
+  }
+  CHECK(out.size() == 16 + 1);
+  const auto report = json_lines(slurp(t.path / "report.jsonl"));
+  CHECK(report.size() == 20);
+  std::size_t failed = 0;
+  for (const json& j : report) failed += j["status"] == "error" ? 1 : 0;
+  CHECK(failed == 4);
+  const json stats = json::parse(slurp(t.path / "stats.json"));
+  CHECK(stats["files_done"] == 20);
+  CHECK(stats["errors"] == 4);
+  CHECK(stats["ok"] == 16);
+  CHECK(stats["citations"].get<int>() > 100);
+}
+
+TEST_CASE("markup --resume skips what is done and redoes what changed", "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  const std::vector<std::string> base = {"markup",   "--out-dir",        t / "out", "--resume",
+                                         "--report", t / "report.jsonl", t / "in"};
+  auto r = run_cli(base);
+  REQUIRE(r.exit_code == 0);
+  const auto first = without_manifest(tree(t.path / "out"));
+  auto statuses = [&] {
+    std::map<std::string, int> n;
+    for (const json& j : json_lines(slurp(t.path / "report.jsonl"))) n[j["status"]]++;
+    return n;
+  };
+  CHECK(statuses()["ok"] == static_cast<int>(rels.size()));
+  r = run_cli(base);
+  REQUIRE(r.exit_code == 0);
+  CHECK(statuses()["skipped"] == static_cast<int>(rels.size()));
+  CHECK(without_manifest(tree(t.path / "out")) == first);
+  // Change one input, delete one output, corrupt another: exactly those are redone.
+  spit(t.path / "in/it/26G00001.txt", "Vista la legge 7 agosto 1990, n. 241.\n");
+  fs::remove(t.path / "out" / rels[0]);
+  spit(t.path / "out" / rels[1], "garbage");
+  r = run_cli(base);
+  REQUIRE(r.exit_code == 0);
+  auto n = statuses();
+  CHECK(n["ok"] == 3);
+  CHECK(n["skipped"] == static_cast<int>(rels.size()) - 3);
+  CHECK(slurp(t.path / "out/it/26G00001.txt")
+            .find("href=\"urn:lex:it:stato:legge:1990-08-07;241\"") != std::string::npos);
+  CHECK(slurp(t.path / "out" / rels[1]) == first.at(rels[1]));
+  // Other options: everything is redone.
+  auto other = base;
+  other.insert(other.begin() + 1, {"--href", "resolver"});
+  r = run_cli(other);
+  REQUIRE(r.exit_code == 0);
+  CHECK(statuses()["ok"] == static_cast<int>(rels.size()));
+}
+
+TEST_CASE("markup --in-place replaces the inputs atomically and is idempotent", "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  TempDir ref;
+  make_tree(ref.path / "in");
+  REQUIRE(run_cli({"markup", "--out-dir", ref / "out", ref / "in"}).exit_code == 0);
+  auto r = run_cli({"markup", "--in-place", "--jobs", "2", t / "in"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto expected = without_manifest(tree(ref.path / "out"));
+  CHECK(without_manifest(tree(t.path / "in")) == expected);
+  CHECK(fs::exists(t.path / "in/.lexlink-manifest"));
+  // Markup is idempotent: running again (with --resume or without) changes nothing.
+  r = run_cli({"markup", "--in-place", "--resume", "--report", t / "r.jsonl", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  for (const json& j : json_lines(slurp(t.path / "r.jsonl"))) CHECK(j["status"] == "skipped");
+  r = run_cli({"markup", "--in-place", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(without_manifest(tree(t.path / "in")) == expected);
+}
+
+TEST_CASE("compressed inputs are read and their outputs compressed the same way", "[batch]") {
+  TempDir t;
+  const std::string doc =
+      slurp(data_path("corpora/it-normattiva-gazzetta-civica/text/26G00001.txt"));
+  spit(t.path / "in/plain.txt", doc);
+  REQUIRE(run_cli({"markup", "--out-dir", t / "gz", t / "in"}).exit_code == 0);  // reference
+  const std::string expected = slurp(t.path / "gz/plain.txt");
+  REQUIRE(expected != doc);
+  // Make .gz and .zst inputs with lexlink's own writer (the library test checks the codec).
+  for (const char* ext : {".gz", ".zst"}) {
+    const fs::path p = t.path / "in" / (std::string("doc.txt") + ext);
+    int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(fd >= 0);
+    lexlink::batch::OutputStream out(fd, lexlink::batch::compression_of(p.string()), p.string());
+    REQUIRE(out.write(doc));
+    REQUIRE(out.finish());
+    ::close(fd);
+  }
+  auto r = run_cli({"markup", "--out-dir", t / "out", t / "in"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const char* ext : {".gz", ".zst"}) {
+    const fs::path p = t.path / "out" / (std::string("doc.txt") + ext);
+    REQUIRE(fs::exists(p));
+    CHECK(slurp(p) != expected);  // compressed
+    CHECK(decompress(p) == expected);
+  }
+  // extract reads them too, with the same citations.
+  auto plain = json_lines(run_cli({"extract", t / "in/plain.txt"}).out);
+  auto gz = json_lines(run_cli({"extract", t / "in/doc.txt.gz"}).out);
+  REQUIRE(plain.size() == gz.size());
+  REQUIRE(!plain.empty());
+  CHECK(plain[0]["urn"] == gz[0]["urn"]);
+  CHECK(plain.back()["end"] == gz.back()["end"]);
+}
+
+TEST_CASE("extract over folders and lists: input order, identical whatever the jobs", "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  spit(t.path / "in/zz/binary.txt", std::string(100, '\0'));
+  auto serial = run_cli({"extract", "--jobs", "1", t / "in"});
+  auto parallel = run_cli({"extract", "--jobs", "4", t / "in"});
+  CHECK(serial.exit_code == 1);  // the binary file
+  CHECK(parallel.exit_code == 1);
+  CHECK(serial.out == parallel.out);
+  const auto lines = json_lines(serial.out);
+  REQUIRE(lines.size() > 100);
+  CHECK(lines.back()["error"].get<std::string>().find("binary") != std::string::npos);
+  // Files in walk order: it/ before uk/ before za/; each file's citations together.
+  std::vector<std::string> files;
+  for (const json& j : lines) {
+    const std::string f = j["file"];
+    if (files.empty() || files.back() != f) files.push_back(f);
+  }
+  CHECK(std::is_sorted(files.begin(), files.end()));
+  CHECK(std::set<std::string>(files.begin(), files.end()).size() == files.size());
+  // The same files given one by one in a list, on stdin.
+  std::string list;
+  for (const std::string& rel : rels) list += t / ("in/" + rel) + "\n";
+  auto listed = run_cli({"extract", "--files-from", "-"}, list);
+  CHECK(listed.exit_code == 0);
+  CHECK(listed.out == serial.out.substr(0, serial.out.rfind("{\"file\"")));
+}
+
+TEST_CASE("stream: JSON Lines in, the same records out in order, errors per record", "[batch]") {
+  const std::string doc =
+      slurp(data_path("corpora/it-normattiva-gazzetta-civica/text/26G00001.txt"));
+  std::string in;
+  const int n = 60;
+  for (int i = 0; i < n; ++i) {
+    json rec;
+    rec["id"] = i % 7 == 3 ? json("doc-" + std::to_string(i)) : json(i);
+    if (i % 10 == 5) {
+      rec["contents"] = "misspelt";
+    } else {
+      rec["content"] = i % 2 == 0 ? doc.substr(0, 3000 + 97 * static_cast<std::size_t>(i))
+                                  : "<p>Vista la legge 7 agosto 1990, n. 241.</p>";
+      rec["format"] = i % 2 == 0 ? "text" : "html";
+    }
+    in += rec.dump() + "\n";
+  }
+  in += "{not json\n";
+  auto r = run_cli({"stream", "--jobs", "3"}, in);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const auto out = json_lines(r.out);
+  REQUIRE(out.size() == n + 1);
+  for (int i = 0; i < n; ++i) {
+    INFO(i);
+    const json& o = out[static_cast<std::size_t>(i)];
+    CHECK(o["id"] == (i % 7 == 3 ? json("doc-" + std::to_string(i)) : json(i)));
+    if (i % 10 == 5) {
+      CHECK(o.contains("error"));
+      continue;
+    }
+    REQUIRE(o.contains("content"));
+    REQUIRE(o["citations"].size() >= 1);
+    if (i % 2 == 1) {
+      CHECK(o["content"].get<std::string>().find(
+                "href=\"urn:lex:it:stato:legge:1990-08-07;241\"") != std::string::npos);
+      CHECK(o["citations"][0]["urn"] == "urn:lex:it:stato:legge:1990-08-07;241");
+    }
+  }
+  CHECK(out.back().contains("error"));
+  CHECK(out.back()["id"].is_null());
+  // The same as one-record runs, and --no-content drops the content only.
+  auto serial = run_cli({"stream", "--jobs", "1"}, in);
+  CHECK(serial.out == r.out);
+  auto bare = json_lines(run_cli({"stream", "--no-content"}, in).out);
+  REQUIRE(bare.size() == out.size());
+  CHECK_FALSE(bare[1].contains("content"));
+  CHECK(bare[1]["citations"] == out[1]["citations"]);
+}

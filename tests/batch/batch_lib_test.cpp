@@ -1,0 +1,226 @@
+// extractor/batch: globs (table tests/data/batch/globs.tsv), manifest lines, compressed
+// round trips, atomic files and the ordered job pool.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "batch/atomic_file.h"
+#include "batch/compress.h"
+#include "batch/hash.h"
+#include "batch/inputs.h"
+#include "batch/manifest.h"
+#include "batch/ordered_pool.h"
+#include "support/test_support.h"
+
+using namespace lexlink::batch;
+using lexlink::test::load_table;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char name[] = "/tmp/lexlink-batchlib-XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string some_text(std::size_t n) {
+  std::mt19937 rng(42);
+  std::string s;
+  const char* words[] = {"legge ", "n. 241 ", "del 1990", ", art. 5 ", "decreto\n", "<p>", "è "};
+  while (s.size() < n) s += words[rng() % 7];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("include and exclude globs match relative paths", "[batch]") {
+  const auto table = load_table("tests/data/batch/globs.tsv", {"glob", "rel", "matches"});
+  REQUIRE(table.rows().size() >= 10);
+  for (const auto& row : table.rows()) {
+    INFO(table.path() << ":" << row.line);
+    CHECK(glob_matches(std::string(row.fields[0]), std::string(row.fields[1])) ==
+          (row.fields[2] == "yes"));
+  }
+}
+
+TEST_CASE("manifest lines round trip, paths with tabs and newlines included", "[batch]") {
+  ManifestEntry e;
+  e.size = 12345;
+  e.mtime_ns = 1700000000123456789;
+  e.input_hash = hash_of("input");
+  e.output = "a\tb\\c\nd.html";
+  e.output_size = 999;
+  e.output_hash = hash_of("output");
+  e.options = hash_of("options");
+  const std::string line = manifest_line("a\tb\\c\nd.html", e);
+  REQUIRE(line.back() == '\n');
+  REQUIRE(std::count(line.begin(), line.end(), '\n') == 1);
+  std::string rel;
+  ManifestEntry back;
+  REQUIRE(parse_manifest_line(line.substr(0, line.size() - 1), rel, back));
+  CHECK(rel == "a\tb\\c\nd.html");
+  CHECK(back.output == e.output);
+  CHECK(back.size == e.size);
+  CHECK(back.mtime_ns == e.mtime_ns);
+  CHECK(back.input_hash == e.input_hash);
+  CHECK(back.output_hash == e.output_hash);
+  CHECK(back.options == e.options);
+  // A torn line is refused.
+  CHECK_FALSE(parse_manifest_line(line.substr(0, line.size() / 2), rel, back));
+}
+
+TEST_CASE("manifest keeps the last record, ignores a torn last line, refuses a second run",
+          "[batch]") {
+  TempDir dir;
+  const std::string path = (dir.path / "m").string();
+  ManifestEntry e;
+  e.output = "x";
+  {
+    Manifest m;
+    REQUIRE(m.open(path));
+    e.size = 1;
+    m.add("x", e);
+    e.size = 2;
+    m.add("x", e);
+    REQUIRE(m.flush());
+    Manifest second;
+    CHECK_FALSE(second.open(path));  // locked by the first
+  }
+  {
+    std::ofstream(path, std::ios::app) << "y\t1\t2\t";  // torn
+  }
+  Manifest m;
+  REQUIRE(m.open(path));
+  REQUIRE(m.find("x") != nullptr);
+  CHECK(m.find("x")->size == 2);
+  CHECK(m.find("y") == nullptr);
+  CHECK(m.size() == 1);
+}
+
+TEST_CASE("gzip and zstd outputs read back byte for byte, deterministically", "[batch]") {
+  TempDir dir;
+  const std::string text = some_text(3 << 20);
+  for (const char* name : {"doc.html.gz", "doc.html.zst", "doc.html"}) {
+    INFO(name);
+    const std::string path = (dir.path / name).string();
+    Hash128 first;
+    for (int round = 0; round < 2; ++round) {
+      AtomicFile f;
+      REQUIRE(f.open(path));
+      OutputStream out(f.fd(), compression_of(path), path);
+      for (std::size_t i = 0; i < text.size(); i += 100000) {
+        REQUIRE(out.write(std::string_view(text).substr(i, 100000)));
+      }
+      REQUIRE(out.finish());
+      REQUIRE(f.commit(false));
+      CHECK(out.hash() == hash_of(slurp(path)));
+      if (round == 0) first = out.hash();
+      CHECK(out.hash() == first);  // same bytes on every run
+    }
+    InputStream in;
+    REQUIRE(in.open(path));
+    std::string all, block;
+    while (true) {
+      REQUIRE(in.read(block));
+      if (block.empty()) break;
+      all += block;
+    }
+    CHECK(all == text);
+    CHECK(in.raw_hash() == hash_of(slurp(path)));
+    if (compression_of(path) != Compression::kNone) CHECK(fs::file_size(path) < text.size() / 2);
+  }
+}
+
+TEST_CASE("a truncated or corrupt compressed input is an error, not a short document", "[batch]") {
+  TempDir dir;
+  for (const char* name : {"t.txt.gz", "t.txt.zst"}) {
+    INFO(name);
+    const std::string path = (dir.path / name).string();
+    {
+      AtomicFile f;
+      REQUIRE(f.open(path));
+      OutputStream out(f.fd(), compression_of(path), path);
+      REQUIRE(out.write(some_text(200000)));
+      REQUIRE(out.finish());
+      REQUIRE(f.commit(false));
+    }
+    fs::resize_file(path, fs::file_size(path) / 2);
+    InputStream in;
+    REQUIRE(in.open(path));
+    std::string block;
+    bool failed = false;
+    for (int i = 0; i < 100 && !failed; ++i) {
+      lexlink::Status s = in.read(block);
+      failed = !s;
+      if (s && block.empty()) break;
+    }
+    CHECK(failed);
+  }
+}
+
+TEST_CASE("an atomic file not committed leaves nothing behind; a stale temp is overwritten",
+          "[batch]") {
+  TempDir dir;
+  const std::string path = (dir.path / "sub" / "out.html").string();
+  std::ofstream((dir.path / "x")) << "";
+  fs::create_directories(dir.path / "sub");
+  std::ofstream(temp_name_for(path)) << "stale half-written";
+  {
+    AtomicFile f;
+    REQUIRE(f.open(path));
+    REQUIRE(::write(f.fd(), "abc", 3) == 3);
+  }
+  CHECK_FALSE(fs::exists(path));
+  CHECK_FALSE(fs::exists(temp_name_for(path)));
+  AtomicFile f;
+  REQUIRE(f.open(path));
+  REQUIRE(::write(f.fd(), "abc", 3) == 3);
+  REQUIRE(f.commit(true));
+  CHECK(slurp(path) == "abc");
+  CHECK(is_temp_name(fs::path(temp_name_for(path)).filename().string()));
+  CHECK_FALSE(is_temp_name("out.html"));
+}
+
+TEST_CASE("the ordered pool returns results in submission order with bounded work in flight",
+          "[batch]") {
+  std::atomic<int> running{0}, most{0};
+  OrderedPool<int, int> pool(4, 10, [&](int& x, std::size_t worker) {
+    const int now = ++running;
+    int m = most.load();
+    while (now > m && !most.compare_exchange_weak(m, now)) {
+    }
+    CHECK(worker < 4);
+    std::this_thread::sleep_for(std::chrono::microseconds((x * 7919) % 500));
+    --running;
+    return x * 2;
+  });
+  int next = 0, expect = 0;
+  const int n = 500;
+  while (next < n || !pool.empty()) {
+    while (next < n && !pool.full()) pool.submit(next++);
+    CHECK(pool.pop() == 2 * expect++);
+  }
+  CHECK(expect == n);
+  CHECK(most.load() <= 4);
+}
