@@ -15,6 +15,8 @@
 #include <sstream>
 #include <string>
 
+#include <re2/re2.h>
+
 #include "batch/compress.h"
 #include "batch/inputs.h"
 #include "batch/ordered_pool.h"
@@ -68,10 +70,19 @@ constexpr const char* kExplainUsage =
 
 constexpr const char* kEvalUsage =
     "usage: lexlink eval CORPUS_DIR [--jurisdiction J] [--limit N] [--details FILE]\n"
+    "                   [--measure M] [--linked-only]\n"
     "Scores the extractor against CORPUS_DIR/gold.tsv and CORPUS_DIR/text/*.txt (layout and\n"
     "scoring as in the corpora README): precision, recall and F1 at work and partition level.\n"
     "--details FILE writes every miss and false positive (JSON Lines) for reading.\n"
-    "The jurisdiction defaults to the folder name's prefix (it-normattiva-... -> it).\n";
+    "The jurisdiction defaults to the folder name's prefix (it-normattiva-... -> it).\n"
+    "Gold rows without a urn are mapped from their publisher identifier with\n"
+    "lexicons/<jurisdiction>/publisher-ids.tsv when it exists (lexicons/README.md); a\n"
+    "document id it maps gives that document's own name (as --self would).\n"
+    "--measure M scores only names of measure type M, gold and predicted (fr: --measure code\n"
+    "gives the article-level agreement on code citations).\n"
+    "--linked-only leaves out of precision the predictions that overlap no gold row (for\n"
+    "publishers that link only some citations: the agreement where both sides link); their\n"
+    "number is printed.\n";
 
 std::optional<text::Encoding> parse_encoding(const std::string& s) {
   if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
@@ -512,8 +523,8 @@ double f1(double p, double r) {
 
 int eval_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
-  args.flag("help");
-  args.option("jurisdiction", "").option("limit", "0").option("details", "");
+  args.flag("help").flag("linked-only");
+  args.option("jurisdiction", "").option("limit", "0").option("details", "").option("measure", "");
   args.option("engine", "hyperscan").option("cache", "").option("format", "text");
   args.option("encoding", "").option("self", "").option("href", "urn").option("partition-sep", "#");
   if (!args.parse(argv) || args.positional().size() != 1) {
@@ -554,15 +565,66 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     std::string cited, urn;
     std::optional<Parsed> p;
   };
+  // lexicons/<jur>/publisher-ids.tsv: publisher identifiers -> URN:LEX names, for the gold rows
+  // the corpus leaves without a urn.
+  std::vector<std::unique_ptr<re2::RE2>> id_patterns;
+  std::vector<std::string> id_urns;
+  {
+    const std::string map_path = context.data_dir + "/lexicons/" + jur + "/publisher-ids.tsv";
+    std::error_code ec;
+    if (fs::exists(map_path, ec)) {
+      auto tsv = TsvFile::load(map_path, {"pattern", "urn"});
+      if (!tsv) {
+        std::fprintf(stderr, "lexlink eval: %s\n", tsv.error().to_string().c_str());
+        return 2;
+      }
+      for (const TsvRow& row : tsv->rows()) {
+        auto re = std::make_unique<re2::RE2>(std::string(row.fields[0]), re2::RE2::Quiet);
+        std::string why;
+        if (!re->ok() || !re->CheckRewriteString(std::string(row.fields[1]), &why)) {
+          const Error e =
+              tsv->error_at(row, re->ok() ? 1 : 0, 0,
+                            re->ok() ? "bad template: " + why : "bad pattern: " + re->error());
+          std::fprintf(stderr, "lexlink eval: %s\n", e.to_string().c_str());
+          return 2;
+        }
+        id_patterns.push_back(std::move(re));
+        id_urns.emplace_back(row.fields[1]);
+      }
+    }
+  }
+  auto map_id = [&](const std::string& key) -> std::string {
+    std::string out;
+    for (std::size_t i = 0; i < id_patterns.size(); ++i) {
+      if (re2::RE2::Extract(key, *id_patterns[i], id_urns[i], &out)) return out;
+    }
+    return std::string();
+  };
+  const std::string only_measure = args.get("measure");
   std::map<std::string, std::vector<Gold>> gold;
   {
     std::istringstream in(content);
     std::string line;
     std::getline(in, line);  // header
+    std::vector<std::vector<std::string>> rows;
+    std::map<std::string, std::string> extra_of;  // identifier -> the first title given for it
     while (std::getline(in, line)) {
-      const auto c = split_on(line, '\t');
-      if (c.size() < 5 || c[4].empty()) continue;
+      auto c = split_on(line, '\t');
+      if (c.size() < 5) continue;
+      if (c.size() >= 7 && !c[5].empty() && !c[6].empty()) extra_of.emplace(c[5], c[6]);
+      rows.push_back(std::move(c));
+    }
+    for (auto& c : rows) {
+      if (c[4].empty() && !id_patterns.empty() && c.size() >= 6 && !c[5].empty()) {
+        std::string extra = c.size() >= 7 ? c[6] : std::string();
+        if (extra.empty()) {
+          if (auto it = extra_of.find(c[5]); it != extra_of.end()) extra = it->second;
+        }
+        c[4] = map_id(c[5] + " | " + extra);
+      }
+      if (c[4].empty()) continue;
       Gold g{std::stoull(c[1]), std::stoull(c[2]), c[3], c[4], score_parse(c[4])};
+      if (!only_measure.empty() && (!g.p || g.p->measure != only_measure)) continue;
       gold[c[0]].push_back(std::move(g));
     }
   }
@@ -570,6 +632,8 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   std::unique_ptr<std::ofstream> details;
   if (!args.get("details").empty()) details = std::make_unique<std::ofstream>(args.get("details"));
   std::size_t tp_w = 0, tp_p = 0, n_pred = 0, n_gold = 0, hit_w = 0, hit_p = 0, docs = 0;
+  const bool linked_only = args.has("linked-only");
+  std::size_t unlinked = 0;
   std::uint64_t bytes = 0;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<extract::Citation> cites;
@@ -580,7 +644,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     std::error_code ec;
     bytes += fs::file_size(path, ec);
     cites.clear();
-    if (Status st = extract_file(*s.extractor, s.view, path, "",
+    if (Status st = extract_file(*s.extractor, s.view, path, map_id(doc),
                                  [&](const std::vector<extract::Citation>& chunk) {
                                    cites.insert(cites.end(), chunk.begin(), chunk.end());
                                  });
@@ -596,10 +660,15 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     std::set<std::size_t> used_w, used_p;
     for (const auto& c : cites) {
       const auto p = score_parse(c.urn);
+      if (!only_measure.empty() && (!p || p->measure != only_measure)) continue;
       bool overlaps_any = false;
       for (const Gold& g : rows)
         overlaps_any = overlaps_any || (g.start < c.char_end && c.char_start < g.end);
       if (!p || (jurs.count(p->jur) == 0 && !overlaps_any)) continue;
+      if (linked_only && !overlaps_any) {
+        ++unlinked;
+        continue;
+      }
       ++n_pred;
       bool hw = false, hp = false;
       for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -652,6 +721,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   std::printf("work_f1=%.3f part_f1=%.3f p=%.3f r=%.3f docs=%zu gold=%zu pred=%zu mb_s=%.2f\n",
               f1(pw, rw), f1(pp, rp), pw, rw, docs, n_gold, n_pred,
               el > 0 ? double(bytes) / 1e6 / el : 0.0);
+  if (linked_only) std::printf("left out (no gold row overlaps them): %zu\n", unlinked);
   return 0;
 }
 

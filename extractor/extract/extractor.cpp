@@ -95,6 +95,7 @@ struct Extractor::Engine {
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
   int parts_capture_missing = 0;
+  bool has_heading_rules = false;  // the grammar names documents from their headings
 };
 
 // What the rule programs say about one span of unit symbols: the rules whose pattern matches
@@ -125,8 +126,9 @@ struct Extractor::Session::State {
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
   std::uint64_t count_chars = 0;
-  bool seen_text = false;  // a chunk was read (the heading check is for the document's start)
-  int chosen = -1;         // with --jurisdiction auto: the engine this document is read with
+  bool seen_text = false;     // a chunk was read (the heading check is for the document's start)
+  bool heading_pass = false;  // reading the document's first lines for its heading
+  int chosen = -1;            // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -166,6 +168,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
+    for (const Rule& r : engine->g.rules()) engine->has_heading_rules |= r.heading;
     // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
     // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
     // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
@@ -405,6 +408,31 @@ Explanation describe_match(const grammar::Grammar& g, const UnitText& u, const R
   return ex;
 }
 
+// The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17", "Title 13—") alone on
+// one of its first lines, followed by the document's body: it names the document.
+bool is_heading(const Citation& c, const text::TextView& chunk) {
+  const std::string_view t = chunk.text;
+  const std::uint64_t b = c.text_begin - chunk.text_begin, e = c.text_end - chunk.text_begin;
+  std::size_t line_begin = t.rfind('\n', b == 0 ? 0 : b - 1);
+  line_begin = line_begin == std::string_view::npos || b == 0 ? 0 : line_begin + 1;
+  std::size_t line_end = t.find('\n', e);
+  if (line_end == std::string_view::npos) line_end = t.size();
+  auto blank = [](std::string_view x) {
+    for (char ch : x) {
+      if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n' && ch != '.' && ch != ',' &&
+          ch != ';') {
+        return false;
+      }
+    }
+    return true;
+  };
+  std::size_t lines_before = 0;
+  for (std::size_t k = 0; k < line_begin; ++k) lines_before += t[k] == '\n';
+  const bool body_follows = line_end < t.size() && !blank(t.substr(line_end));
+  return c.urn == c.work && lines_before <= 3 && body_follows &&
+         blank(t.substr(line_begin, b - line_begin)) && blank(t.substr(e, line_end - e));
+}
+
 }  // namespace
 
 namespace {
@@ -450,11 +478,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     const Engine& e = *engines_[ei];
     const grammar::Grammar& g = e.g;
     st.starts.clear();
-    if (Status s = e.scanner->find_starts(text, *st.scratch[ei], st.starts); !s) return s;
-    if (st.starts.empty()) return Status::Ok();
+    // The heading pass reads the first lines whole, triggers or not.
+    if (!st.heading_pass) {
+      if (Status s = e.scanner->find_starts(text, *st.scratch[ei], st.starts); !s) return s;
+      if (st.starts.empty()) return Status::Ok();
+    }
     // Windows around trigger starts, within the block that holds the start, merged.
     WindowBuilder wb{text, st.breaks};
     std::vector<std::pair<std::size_t, std::size_t>> windows;
+    if (st.heading_pass) windows.emplace_back(0, text.size());
     for (std::uint32_t start : st.starts) {
       auto it = std::upper_bound(st.breaks.begin(), st.breaks.end(), start);
       const std::size_t block_end = it == st.breaks.end() ? text.size() : *it;
@@ -576,6 +608,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
         const int id = answers.ids[ai];
         const Rule& rule = g.rules()[static_cast<std::size_t>(id)];
+        if (rule.heading && !st.heading_pass) continue;  // a heading rule names, never cites
         Explanation* ex = nullptr;
         if (trace != nullptr) {
           trace->push_back(describe_match(g, u, rule, Span{s, end}, text));
@@ -879,6 +912,40 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
       }
     }
   }
+  // The document's heading, read first from its first lines, so that references to the
+  // document itself anywhere in this chunk know its name (for grammars with `heading` rules;
+  // the others still take their heading from the first chunk's first citation, below).
+  if (!st.seen_text && st.self.empty() && !chunk.text.empty()) {
+    std::size_t head_end = 0;
+    for (int line = 0; line < 4 && head_end < chunk.text.size(); ++line) {
+      const std::size_t nl = chunk.text.find('\n', head_end);
+      head_end = nl == std::string::npos ? chunk.text.size() : nl + 1;
+    }
+    head_end = std::min<std::size_t>(head_end, 1024);
+    text::TextView head;
+    head.text_begin = chunk.text_begin;
+    head.text = chunk.text.substr(0, head_end);
+    std::vector<std::uint64_t> saved_breaks = st.breaks;
+    auto saved_history = st.history;
+    std::vector<Citation> found;
+    st.heading_pass = true;
+    for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+      if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
+      if (!engines_[ei]->has_heading_rules) continue;
+      if (Status s = run_engine(ei, head, session, found, nullptr); !s) {
+        st.heading_pass = false;
+        return s;
+      }
+    }
+    st.heading_pass = false;
+    st.breaks = std::move(saved_breaks);
+    st.history = std::move(saved_history);
+    st.previous.valid = false;
+    std::stable_sort(found.begin(), found.end(), [](const Citation& a, const Citation& b) {
+      return a.text_begin < b.text_begin;
+    });
+    if (!found.empty() && is_heading(found.front(), chunk)) st.self = found.front().work;
+  }
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
     if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) return s;
@@ -898,34 +965,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   // The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
   // first lines) names the document itself: it becomes the document's name (unless --self gave
   // one) and is not a citation.
-  if (!st.seen_text && first_new < out.size()) {
-    const Citation& c = out[first_new];
-    const std::string_view t = chunk.text;
-    const std::uint64_t b = c.text_begin - chunk.text_begin, e = c.text_end - chunk.text_begin;
-    std::size_t line_begin = t.rfind('\n', b == 0 ? 0 : b - 1);
-    line_begin = line_begin == std::string_view::npos || b == 0 ? 0 : line_begin + 1;
-    std::size_t line_end = t.find('\n', e);
-    if (line_end == std::string_view::npos) line_end = t.size();
-    auto blank = [](std::string_view x) {
-      for (char ch : x) {
-        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n' && ch != '.' && ch != ',' &&
-            ch != ';') {
-          return false;
-        }
-      }
-      return true;
-    };
-    std::size_t lines_before = 0;
-    for (std::size_t k = 0; k < line_begin; ++k) lines_before += t[k] == '\n';
-    // A heading is followed by the document's body.
-    const bool body_follows = line_end < t.size() && !blank(t.substr(line_end));
-    const bool heading = c.urn == c.work && lines_before <= 3 && body_follows &&
-                         blank(t.substr(line_begin, b - line_begin)) &&
-                         blank(t.substr(e, line_end - e));
-    if (heading) {
-      if (st.self.empty()) st.self = c.work;
-      out.erase(out.begin() + static_cast<long>(first_new));
-    }
+  if (!st.seen_text && first_new < out.size() && is_heading(out[first_new], chunk)) {
+    if (st.self.empty()) st.self = out[first_new].work;
+    out.erase(out.begin() + static_cast<long>(first_new));
   }
   if (!chunk.text.empty()) st.seen_text = true;
   for (std::size_t i = first_new; i < out.size(); ++i) {

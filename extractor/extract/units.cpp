@@ -4,6 +4,7 @@
 #include <charconv>
 #include <functional>
 #include <optional>
+#include <sstream>
 
 namespace lexlink::extract {
 namespace {
@@ -95,6 +96,12 @@ std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
     m = month;
     if (numbers_before_month >= 1) d = to_int(numbers[numbers_before_month - 1]);
     if (numbers.size() > numbers_before_month) y = year_of(numbers[numbers_before_month]);
+    // Month first, as in English: "June 25, 1938".
+    if (numbers_before_month == 0 && numbers.size() == 2 && numbers[0].size() <= 2 &&
+        numbers[1].size() == 4) {
+      d = to_int(numbers[0]);
+      y = year_of(numbers[1]);
+    }
     if (!plausible_year(y)) return std::nullopt;
     if (d == 0) {
       year_only = true;
@@ -344,9 +351,40 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return k;
   };
 
+  // `partition.implicit`: the level of values read before any level word ("42 U.S.C. 1983").
+  std::optional<Level> implicit;
+  if (const std::string& id = g_.setting("partition.implicit"); !id.empty()) {
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) {
+        implicit = level_of_row(r);
+        break;
+      }
+    }
+  }
+  const bool alnum = suffix_mode == "alnum";
+  auto glued = [&](std::uint32_t at) {
+    if (at >= s.end || at == 0 || u_.units[at].token_count != 1 ||
+        u_.units[at - 1].token_count == 0)
+      return false;
+    const Unit& prev = u_.units[at - 1];
+    return toks[u_.units[at].first_token].begin ==
+           toks[prev.first_token + prev.token_count - 1].end;
+  };
+
+  // `partition.prefix`: words written before a value and glued to it in capitals ("L. 1132-1"
+  // -> L1132-1); a space-separated list of folded words.
+  std::vector<std::string> prefixes;
+  {
+    std::istringstream words(g_.setting("partition.prefix"));
+    for (std::string w; words >> w;) prefixes.push_back(w);
+  }
+  std::string pending_prefix;
+  std::uint32_t prefix_at = 0;
+
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
   std::string format = "number";
+  std::optional<Level> real_level;  // the last level written with its word (or implicit)
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     if (brackets_path && !elements.empty()) {
@@ -431,6 +469,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       Element e{Element::Kind::kLevel, level_of_row(unit.row), {}};
       e.value.span = Span{i, i + 1};
       format = e.level.format;
+      real_level = e.level;
       elements.push_back(std::move(e));
       continue;
     }
@@ -451,11 +490,63 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     if (unit.cls >= 0 || unit.token_count != 1) continue;
     const lexicon::Token& tok = toks[unit.first_token];
     const std::string_view n = norm(unit.first_token);
+    if (!prefixes.empty() && tok.kind == lexicon::TokenKind::kWord &&
+        std::find(prefixes.begin(), prefixes.end(), n) != prefixes.end()) {
+      const std::uint32_t k = unit_is(i + 1, ".") ? i + 2 : i + 1;
+      if (k < s.end && u_.units[k].token_count == 1 &&
+          toks[u_.units[k].first_token].kind == lexicon::TokenKind::kNumber) {
+        pending_prefix.clear();
+        for (char c : n)
+          pending_prefix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        prefix_at = i;
+        i = k - 1;
+        continue;
+      }
+    }
     if (tok.kind == lexicon::TokenKind::kNumber) {
       Value v;
-      v.text = std::string(n);
-      v.ordinal = to_int(n);
+      v.text = pending_prefix + std::string(n);
+      v.ordinal = pending_prefix.empty() ? to_int(n) : -1;
+      const std::uint32_t value_begin = pending_prefix.empty() ? i : prefix_at;
+      pending_prefix.clear();
       std::uint32_t last = i;
+      // `partition.suffix = alnum`: letters written against the number and a dashed number
+      // after them ("1395m", "300gg-11", "1395w-4").
+      if (alnum) {
+        std::uint32_t k = i + 1;
+        auto letters_at = [&](std::uint32_t at) {
+          return glued(at) && u_.units[at].cls < 0 &&
+                 toks[u_.units[at].first_token].kind == lexicon::TokenKind::kWord &&
+                 norm(u_.units[at].first_token).size() <= 4;
+        };
+        for (int guard = 0; guard < 8; ++guard) {
+          if (letters_at(k)) {
+            v.text += std::string(norm(u_.units[k].first_token));
+            v.ordinal = -1;
+            last = k++;
+          }
+          if (unit_is(k, "-") && glued(k) && glued(k + 1) &&
+              toks[u_.units[k + 1].first_token].kind == lexicon::TokenKind::kNumber) {
+            v.text += "-" + std::string(norm(u_.units[k + 1].first_token));
+            v.ordinal = -1;
+            last = k + 1;
+            k += 2;
+            continue;
+          }
+          break;
+        }
+        v.span = Span{value_begin, last + 1};
+        i = last;
+        if (format == "number" || format == "as-written") {
+          if (implicit && !real_level) {
+            real_level = implicit;
+            elements.push_back({Element::Kind::kLevel, *implicit, {}});
+            elements.back().value.span = v.span;
+          }
+          elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+        }
+        continue;
+      }
       // Suffixes: "3-bis", "3 bis", "6º-F", "231g", "1-A".
       std::uint32_t k = i + 1;
       if (unit_is(k, "º") || unit_is(k, "°")) last = k++;  // the ordinal mark is the value's
@@ -478,7 +569,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           }
         }
       }
-      v.span = Span{i, last + 1};
+      v.span = Span{value_begin, last + 1};
       if (format == "as-written") {  // "10A" as the text writes it
         const lexicon::Token& t0 = toks[u_.units[v.span.begin].first_token];
         const lexicon::Token& t1 = toks[u_.units[last].first_token];
@@ -489,15 +580,21 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       }
       i = last;
       if (format == "number" || format == "as-written") {
+        if (implicit && !real_level) {
+          real_level = implicit;
+          elements.push_back({Element::Kind::kLevel, *implicit, {}});
+          elements.back().value.span = v.span;
+        }
         elements.push_back({Element::Kind::kValue, {}, std::move(v)});
       }
       continue;
     }
+    // `as-written` levels take a roman numeral or a letter as written ("Part IV", "div. A").
     if (tok.kind == lexicon::TokenKind::kWord && format == "as-written" &&
-        roman_value(n).has_value()) {  // "Part IV" stays "IV"
+        (roman_value(n).has_value() || n.size() == 1)) {
       Value v;
       v.text = u_.tokens.raw(tok);
-      v.ordinal = *roman_value(n);
+      v.ordinal = roman_value(n).value_or(-1);
       v.span = Span{i, i + 1};
       elements.push_back({Element::Kind::kValue, {}, std::move(v)});
       continue;
@@ -584,17 +681,28 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
     return -1;
   };
+  // `partition.range = ends`: a range cites its two ends only (numberings with inserted
+  // articles, "L. 1225-1 à L. 1225-28", "sections 2921 to 2925", have no knowable inside).
+  const bool range_ends = g_.setting("partition.range") == "ends";
+  // `partition.range = first`: a range cites its first value, for the whole range (Légifrance
+  // links "articles L. 1225-1 à L. 1225-28" to its first article).
+  const bool range_first = g_.setting("partition.range") == "first";
   std::function<bool(const Level&, Value)> add;
   add = [&](const Level& level, Value v) -> bool {
     if (++guard > 10000) return false;
+    if (range_next && range_first && !path.empty() && path.back().level.id == level.id) {
+      range_next = false;
+      path.back().value.span.end = v.span.end;
+      return true;
+    }
     if (range_next) {
       range_next = false;
       if (!path.empty() && path.back().level.id == level.id) {
         path.back().value.in_range = true;
         v.in_range = true;
         const Value from = path.back().value;
-        if (from.ordinal >= 0 && v.ordinal > from.ordinal && v.ordinal - from.ordinal <= 500 &&
-            from.letter == v.letter) {
+        if (!range_ends && from.ordinal >= 0 && v.ordinal > from.ordinal &&
+            v.ordinal - from.ordinal <= 500 && from.letter == v.letter) {
           for (int k = from.ordinal + 1; k < v.ordinal; ++k) {
             Value mid;
             mid.span = v.span;

@@ -107,11 +107,12 @@ namespace {
 constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
-constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
-                                     "partition.suffix",     "partition.parens",
-                                     "partition.bare-roman", "partition.range-act",
-                                     "partition.brackets",   "partition.bare-level",
-                                     "partition.act-words",  "line-break"};
+constexpr const char* kSettings[] = {
+    "partition.separator", "partition.value-separator", "partition.suffix",
+    "partition.parens",    "partition.bare-roman",      "partition.range-act",
+    "partition.brackets",  "partition.bare-level",      "partition.act-words",
+    "line-break",          "partition.implicit",        "partition.range",
+    "partition.prefix"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
@@ -575,14 +576,14 @@ class Loader {
     const std::size_t colon = body.find(':');
     std::string key = colon == std::string::npos ? std::string() : body.substr(0, colon);
     bool is_key = !key.empty() && key.find(' ') == std::string::npos;
-    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",   "refers",
-                                                "continues", "example", "counter"};
+    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",    "refers",
+                                                "continues", "heading", "example", "counter"};
     if (is_key && kKeys.count(key) == 0) {
       // "x:y" at the start of a continuation line is a capture, not a key.
       if (properties_.empty() || indent <= last_indent_) {
         return error_at(here, "unknown rule property '" + key +
-                                  "' (expected doc, match, emit, refers, continues, example, "
-                                  "counter)");
+                                  "' (expected doc, match, emit, refers, continues, heading, "
+                                  "example, counter)");
       }
       is_key = false;
     }
@@ -644,6 +645,10 @@ class Loader {
             rule_.continues < 1 || rule_.continues > 16) {
           return error_at(at, "expected the number of units allowed between the citations (1-16)");
         }
+      } else if (p.key == "heading") {
+        if (p.value.text != "yes" && p.value.text != "no")
+          return error_at(at, "expected 'yes' or 'no'");
+        rule_.heading = p.value.text == "yes";
       } else if (p.key == "example" || p.key == "counter") {
         Example ex;
         ex.line = at.line;
@@ -710,10 +715,12 @@ class Loader {
       const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
                        (*parts)[1].choices.empty() && (*parts)[1].text == " " &&
                        !(*parts)[2].choices.empty();
-      if (!one && !two) {
+      // "code": the last act of that measure type, written out.
+      const bool literal = parts->size() == 1 && parts->front().choices.empty();
+      if (!one && !two && !literal) {
         return error_at(t.at(0),
                         "expected a placeholder such as {type.measure}, and maybe one for the "
-                        "year: {type.measure} {y:year}");
+                        "year: {type.measure} {y:year}, or a measure type");
       }
       if (two) rule_.refers_year = std::move((*parts)[2]);
       rule_.refers_measure = std::move(parts->front());
