@@ -173,6 +173,26 @@ Status InputStream::read(std::string& out, std::size_t max) {
   return Status::Ok();
 }
 
+Result<Hash128> hash_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open", path, errno);
+  Hasher h;
+  std::string block(kRawBlock, '\0');
+  while (true) {
+    const ssize_t n = ::read(fd, block.data(), block.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return io_error("cannot read", path, err);
+    }
+    if (n == 0) break;
+    h.update(std::string_view(block.data(), static_cast<std::size_t>(n)));
+  }
+  ::close(fd);
+  return h.digest();
+}
+
 // ---- output --------------------------------------------------------------------------------
 
 struct OutputStream::Codec {

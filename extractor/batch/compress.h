@@ -56,6 +56,9 @@ class InputStream {
   std::uint64_t bytes_ = 0;
 };
 
+// The hash of a file's raw (on-disk) bytes, without decompressing it (for --resume checks).
+Result<Hash128> hash_file(const std::string& path);
+
 // A rewrite::Sink that compresses (or not) into a file descriptor it does not own, hashing the
 // bytes written. finish() ends the compressed stream and writes everything; flush() only passes
 // on what is complete (it never changes the output bytes).

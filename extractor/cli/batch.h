@@ -62,6 +62,12 @@ class Progress {
   bool printed_ = false;
 };
 
+// SIGINT and SIGTERM (e.g. Slurm's notice before a kill) stop a batch run cleanly: no new file
+// is started, the files in flight are finished, outputs synced and the manifest written; the
+// exit status is then 128 + the signal. A second signal kills at once.
+void install_stop_handlers();
+int stop_signal();  // 0 until a stop was asked for
+
 struct MarkupSetup {
   std::shared_ptr<const extract::Extractor> extractor;
   text::ViewOptions view;

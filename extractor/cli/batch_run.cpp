@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <thread>
@@ -74,6 +76,28 @@ bool read_batch_options(const char* command, const Args& args, BatchOptions& out
   out.stats = args.get("stats");
   out.report = args.get("report");
   return true;
+}
+
+// ---- stopping ----
+
+namespace {
+std::atomic<int> g_stop{0};
+extern "C" void on_stop_signal(int sig) {
+  g_stop.store(sig);
+}
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = static_cast<int>(SA_RESETHAND);  // a second signal: the default action
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal() {
+  return g_stop.load();
 }
 
 // ---- progress ------------------------------------------------------------------------------
@@ -290,18 +314,12 @@ class MarkupBatch {
         struct stat ost {};
         if (::stat(out_path.c_str(), &ost) == 0 &&
             static_cast<std::uint64_t>(ost.st_size) == e->output_size) {
-          batch::InputStream raw;
-          std::string block;
-          if (raw.open(in.path)) {
-            Status s = Status::Ok();
-            while ((s = raw.read(block)) && !block.empty()) {
-            }
-            if (s && raw.raw_hash() == e->input_hash) {
-              FileResult r;
-              r.kind = FileResult::Kind::kSkipped;
-              r.entry = *e;
-              return r;
-            }
+          auto hash = batch::hash_file(in.path);  // the raw bytes: no decompression
+          if (hash && *hash == e->input_hash) {
+            FileResult r;
+            r.kind = FileResult::Kind::kSkipped;
+            r.entry = *e;
+            return r;
           }
         }
       }
@@ -485,8 +503,10 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   };
   std::size_t next = 0, done = 0;
   std::string line;
-  while (next < inputs.size() || !pool.empty()) {
-    while (next < inputs.size() && !pool.full()) pool.submit(next++);
+  install_stop_handlers();
+  while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
+    while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
+    if (pool.empty()) break;
     FileResult r = pool.pop();
     const batch::Input& in = inputs[done++];
     const bool failed = r.kind == FileResult::Kind::kError;
@@ -548,6 +568,13 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
     }
   }
   if (!progress.finish(options.stats)) io_failed = true;
+  if (const int sig = stop_signal(); sig != 0) {
+    std::fprintf(stderr,
+                 "lexlink markup: stopped by signal %d after %zu of %zu files; the manifest "
+                 "records them (rerun with --resume)\n",
+                 sig, done, inputs.size());
+    return 128 + sig;
+  }
   return io_failed || status != 0 ? 1 : 0;
 }
 

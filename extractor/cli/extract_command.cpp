@@ -351,8 +351,10 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   Progress progress("extract", batch_options.progress, inputs.size(), jobs);
   int status = 0;
   std::size_t next = 0, done = 0;
-  while (next < inputs.size() || !pool.empty()) {
-    while (next < inputs.size() && !pool.full()) pool.submit(next++);
+  install_stop_handlers();
+  while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
+    while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
+    if (pool.empty()) break;
     FileOut r = pool.pop();
     const std::string& path = inputs[done++];
     if (!r.error.empty()) {
@@ -369,6 +371,11 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   }
   std::fflush(stdout);
   if (!progress.finish(batch_options.stats)) status = 1;
+  if (const int sig = stop_signal(); sig != 0) {
+    std::fprintf(stderr, "lexlink extract: stopped by signal %d after %zu of %zu files\n", sig,
+                 done, inputs.size());
+    return 128 + sig;
+  }
   return status;
 }
 

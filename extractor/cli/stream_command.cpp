@@ -215,9 +215,10 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     progress.tick();
   };
   std::ios::sync_with_stdio(false);
+  install_stop_handlers();
   std::string line;
   std::uint64_t line_no = 0;
-  while (std::getline(std::cin, line)) {
+  while (stop_signal() == 0 && std::getline(std::cin, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
@@ -297,6 +298,11 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   while (!pool.empty()) write(pool.pop());
   std::fflush(stdout);
   if (!progress.finish(options.stats)) status = 1;
+  if (const int sig = stop_signal(); sig != 0) {
+    std::fprintf(stderr, "lexlink stream: stopped by signal %d after %llu lines\n", sig,
+                 static_cast<unsigned long long>(line_no));
+    return 128 + sig;
+  }
   return status;
 }
 

@@ -384,3 +384,25 @@ TEST_CASE("stream: JSON Lines in, the same records out in order, errors per reco
   CHECK_FALSE(bare[1].contains("content"));
   CHECK(bare[1]["citations"] == out[1]["citations"]);
 }
+
+TEST_CASE("progress json: progress lines and a final summary on stderr, quiet otherwise",
+          "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  auto r = run_cli({"markup", "--out-dir", t / "out", "--progress", "json", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.err);
+  REQUIRE(!lines.empty());
+  const json& last = lines.back();
+  CHECK(last["event"] == "summary");
+  CHECK(last["command"] == "markup");
+  CHECK(last["files_done"] == rels.size());
+  CHECK(last["files_total"] == rels.size());
+  CHECK(last["errors"] == 0);
+  CHECK(last["bytes"].get<std::uint64_t>() > 100000);
+  for (const json& j : lines) CHECK((j["event"] == "progress" || j["event"] == "summary"));
+  // Not a terminal and no --progress: nothing on stderr.
+  r = run_cli({"markup", "--out-dir", t / "out2", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+}

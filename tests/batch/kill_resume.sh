@@ -59,4 +59,33 @@ diff -r --exclude=.lexlink-manifest "$tmp/ref" "$tmp/out" >/dev/null ||
   { echo "FAIL: resumed outputs differ from the clean run"; exit 1; }
 records=$(grep -vc '^#' "$tmp/out/.lexlink-manifest")
 [ "$records" -eq "$i" ] || { echo "FAIL: manifest has $records records for $i inputs"; exit 1; }
+
+# SIGTERM (Slurm's notice before a kill): the run stops cleanly, finishing the files in flight,
+# with every output it wrote recorded in the manifest and no temporary file left.
+"$lexlink" markup --out-dir "$tmp/term" --jobs 2 --resume --progress none "$tmp/in" 2>"$tmp/term.err" &
+pid=$!
+for _ in $(seq 1 600); do
+  [ "$(find "$tmp/term" -type f -name '*.txt' 2>/dev/null | wc -l)" -ge 20 ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -TERM "$pid" 2>/dev/null || true
+rc=0; wait "$pid" || rc=$?
+if [ "$rc" -eq 143 ]; then
+  grep -q "stopped by signal 15" "$tmp/term.err" || { echo "FAIL: no stop message"; cat "$tmp/term.err"; exit 1; }
+  if find "$tmp/term" -name '*.lexlink-tmp' | grep -q .; then
+    echo "FAIL: temporary files left after SIGTERM"; exit 1
+  fi
+  outputs=$(find "$tmp/term" -type f -not -name .lexlink-manifest | wc -l)
+  records=$(grep -vc '^#' "$tmp/term/.lexlink-manifest" || true)
+  [ "$outputs" -eq "$records" ] ||
+    { echo "FAIL: after SIGTERM $outputs outputs but $records manifest records"; exit 1; }
+  echo "kill_resume: SIGTERM stopped cleanly after $outputs files, all recorded"
+else
+  echo "kill_resume: the SIGTERM run ended with status $rc before the signal (machine fast)"
+  [ "$rc" -eq 0 ] || exit 1
+fi
+"$lexlink" markup --out-dir "$tmp/term" --jobs 2 --resume --progress none "$tmp/in"
+diff -r --exclude=.lexlink-manifest "$tmp/ref" "$tmp/term" >/dev/null ||
+  { echo "FAIL: outputs after SIGTERM + resume differ from the clean run"; exit 1; }
 echo "kill_resume: ok"

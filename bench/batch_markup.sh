@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The batch benchmark of issue 5 (one machine): `lexlink markup --out-dir` over N_FILES
+# (default 2000) documents built from the project's corpora: Italian and Portuguese text as
+# plain text and as HTML (one <p> per line), UK CLML and ZA Akoma Ntoso XML as they are.
+# Runs with 1 and 2 jobs (and JOBS="1 2 4" to choose), then HTML only with 1 job; prints files/s,
+# MB/s (wall clock), MB/s per core (user+sys CPU time), citations, peak RSS (GNU time -v) and the
+# scaling 1 -> N jobs, and keeps them with the machine description in bench/results/.
+# The machine is shared: CPU-time figures are the stable ones; take the median of REPEAT runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n_files=${N_FILES:-2000}
+jobs_list=${JOBS:-"1 2"}
+repeat=${REPEAT:-3}
+lexlink=${LEXLINK:-build/lexlink}
+[ -n "${LEXLINK:-}" ] || ./scripts/build.sh
+mkdir -p bench/results
+out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-batch-markup.txt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The documents: in/{text,html,xml}/dNN/NAME, cycling through the sources.
+mapfile -t texts < <(ls corpora/it-normattiva-gazzetta-civica/text/*.txt corpora/br-lexml-eta/text/*.txt)
+mapfile -t xmls < <(ls corpora/uk-clml/raw/*.xml corpora/za-laws-africa-bylaws/raw/*.xml)
+for src in "${texts[@]}"; do  # the HTML version of each text, made once
+  b=$(basename "$src" .txt)
+  { printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title></head><body>\n' "$b"
+    sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s|^\(.*\)$|<p>\1</p>|' "$src"
+    printf '</body></html>\n'; } > "$tmp/$b.html"
+done
+for ((i = 0; i < n_files; i++)); do
+  d=$(printf 'd%02d' $((i % 50)))
+  case $((i % 3)) in
+    0) src=${texts[$((i / 3 % ${#texts[@]}))]}; kind=text; name="f$i.txt" ;;
+    1) src="$tmp/$(basename "${texts[$((i / 3 % ${#texts[@]}))]}" .txt).html"; kind=html; name="f$i.html" ;;
+    2) src=${xmls[$((i / 3 % ${#xmls[@]}))]}; kind=xml; name="f$i.xml" ;;
+  esac
+  mkdir -p "$tmp/in/$kind/$d"
+  cp "$src" "$tmp/in/$kind/$d/$name"
+done
+total_bytes=$(find "$tmp/in" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+html_bytes=$(find "$tmp/in/html" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+"$lexlink" extract --jobs 2 "$tmp/in" > /dev/null 2>&1 || true  # warm the page cache and trigger cache
+
+# run LABEL JOBS DIR BYTES: the median (by wall time) of $repeat runs, one result line.
+run() {
+  local label=$1 jobs=$2 dir=$3 bytes=$4 r
+  for ((r = 0; r < repeat; r++)); do
+    rm -rf "$tmp/out"
+    /usr/bin/time -v -o "$tmp/time" "$lexlink" markup --out-dir "$tmp/out" --jobs "$jobs" \
+      --progress none --stats "$tmp/stats.json" "$dir"
+    wall=$(grep -F 'Elapsed (wall clock)' "$tmp/time" | awk '{ print $NF }' |
+      awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
+    user=$(grep -F 'User time' "$tmp/time" | awk '{ print $NF }')
+    sys=$(grep -F 'System time' "$tmp/time" | awk '{ print $NF }')
+    rss=$(grep -F 'Maximum resident' "$tmp/time" | awk '{ print $NF }')
+    files=$(sed 's/.*"files_done":\([0-9]*\).*/\1/' "$tmp/stats.json")
+    cites=$(sed 's/.*"citations":\([0-9]*\).*/\1/' "$tmp/stats.json")
+    echo "$wall $user $sys $rss $files $cites"
+  done | sort -n | awk -v m=$(((repeat + 1) / 2)) 'NR == m' > "$tmp/median"
+  read -r wall user sys rss files cites < "$tmp/median"
+  echo "$label $jobs $wall" >> "$tmp/walls"
+  awk -v l="$label" -v j="$jobs" -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" \
+      -v f="$files" -v c="$cites" 'BEGIN {
+    printf "%-5s jobs %d: %d files, %.1f MB, %d citations; wall %.2f s: %.0f files/s, %.1f MB/s; CPU %.2f s: %.1f MB/s per core; peak RSS %.1f MB\n",
+           l, j, f, b / 1e6, c, w, f / w, b / 1e6 / w, u + s, b / 1e6 / (u + s), r / 1024 }'
+}
+
+{
+  echo "# lexlink markup --out-dir, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), median of $repeat runs"
+  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ { print $2 }') GB RAM, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+  echo "# corpus: $n_files files (text, HTML made from the text corpora, CLML/AKN XML), $(awk -v b="$total_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
+  for j in $jobs_list; do run all "$j" "$tmp/in" "$total_bytes"; done
+  run html 1 "$tmp/in/html" "$html_bytes"
+  base=$(awk '$1 == "all" && $2 == 1 { print $3 }' "$tmp/walls")
+  for j in $jobs_list; do
+    [ "$j" = 1 ] && continue
+    awk -v j="$j" -v b="$base" '$1 == "all" && $2 == j { printf "scaling 1 -> %d jobs (wall clock): %.2fx\n", j, b / $3 }' "$tmp/walls"
+  done
+  echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (the machine is shared: wall-clock figures move with it)"
+} | tee "$out"
