@@ -91,6 +91,7 @@ bool same_act(const std::string& a, const std::string& b) {
 struct Extractor::Engine {
   grammar::Grammar g;
   std::shared_ptr<const scan::TriggerScanner> scanner;
+  std::shared_ptr<const scan::TriggerScanner> markers;  // null when the grammar has none
   std::unique_ptr<re2::RE2> combined;
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
@@ -117,6 +118,7 @@ struct Extractor::Session::State {
   std::string self;
   std::deque<Act> history;  // the last 64 acts cited (oldest first)
   std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> scratch;
+  std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> marker_scratch;
   UnitText units;
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
@@ -226,6 +228,25 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     auto scanner = scan::TriggerScanner::compile(triggers, to);
     if (!scanner) return scanner.error();
     engine->scanner = std::move(*scanner);
+    // Markers: each phrase matched with its tokens written together ("s.i.", "by-law").
+    if (!engine->g.markers().classes().empty()) {
+      std::vector<std::vector<std::string>> marks;
+      for (const std::string& v : engine->g.markers().classes()[0].variants) {
+        std::vector<std::string> tokens;
+        std::size_t start = 0;
+        while (start <= v.size()) {
+          const std::size_t sp = v.find(' ', start);
+          tokens.push_back(v.substr(start, sp == std::string::npos ? sp : sp - start));
+          if (sp == std::string::npos) break;
+          start = sp + 1;
+        }
+        marks.push_back(std::move(tokens));
+      }
+      to.data_hash = engine->g.data_hash() ^ 0x6d61726b65727321ull;  // "markers!"
+      auto m = scan::TriggerScanner::compile(marks, to);
+      if (!m) return m.error();
+      engine->markers = std::move(*m);
+    }
     // Rule programs.
     std::string combined;
     engine->set = std::make_unique<re2::RE2::Set>(symbol_options(true), re2::RE2::ANCHOR_BOTH);
@@ -298,7 +319,10 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
   std::unique_ptr<Session> s(new Session());
   s->state_ = std::make_unique<Session::State>();
   s->state_->self = self_urn;
-  for (const auto& e : engines_) s->state_->scratch.push_back(e->scanner->make_scratch());
+  for (const auto& e : engines_) {
+    s->state_->scratch.push_back(e->scanner->make_scratch());
+    s->state_->marker_scratch.push_back(e->markers ? e->markers->make_scratch() : nullptr);
+  }
   s->state_->answers.resize(engines_.size());
   return s;
 }
@@ -898,7 +922,10 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   }
   const std::size_t first_new = out.size();
   if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
-    // The grammar whose triggers this first chunk holds most often (ties: the first by name).
+    // The grammar whose triggers this first chunk holds most often, a marker (a word typical
+    // of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers (ties: the first
+    // by name).
+    constexpr std::size_t kMarkerWeight = 8;
     std::size_t best = 0;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
       st.starts.clear();
@@ -906,8 +933,18 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
           !s) {
         return s;
       }
-      if (st.chosen < 0 || st.starts.size() > best) {
-        best = st.starts.size();
+      std::size_t score = st.starts.size();
+      if (engines_[ei]->markers) {
+        st.starts.clear();
+        if (Status s =
+                engines_[ei]->markers->find_starts(chunk.text, *st.marker_scratch[ei], st.starts);
+            !s) {
+          return s;
+        }
+        score += kMarkerWeight * st.starts.size();
+      }
+      if (st.chosen < 0 || score > best) {
+        best = score;
         st.chosen = static_cast<int>(ei);
       }
     }

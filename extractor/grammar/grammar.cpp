@@ -479,6 +479,18 @@ class Loader {
       if (Status s = read_file(file, content); s) hash_ = fnv1a(fnv1a(hash_, path), content);
       return g_.lexicon_.add_class(cls, file, std::string("lexicons/") + path, trigger);
     }
+    if (keyword == "markers") {
+      // markers PATH: words typical of the texts this grammar reads (grammars/README.md).
+      char path[512], extra[8];
+      if (std::sscanf(rest.c_str(), "%511s %7s", path, extra) != 1) {
+        return error_at(rest_at, "expected 'markers PATH'");
+      }
+      if (!g_.markers_.classes().empty()) return error_at(rest_at, "markers are declared twice");
+      const std::string file = (std::filesystem::path(data_dir_) / "lexicons" / path).string();
+      std::string content;
+      if (Status s = read_file(file, content); s) hash_ = fnv1a(fnv1a(hash_, path), content);
+      return g_.markers_.add_class("markers", file, std::string("lexicons/") + path, true);
+    }
     if (keyword == "window") {
       int back = 0, fwd = 0;
       char extra;

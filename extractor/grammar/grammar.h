@@ -114,6 +114,8 @@ class Grammar {
 
   const std::string& name() const { return name_; }
   const lexicon::Lexicon& lexicon() const { return lexicon_; }
+  // Words typical of the grammar's texts (`markers PATH`), for choosing a grammar per document.
+  const lexicon::Lexicon& markers() const { return markers_; }
   const std::vector<Rule>& rules() const { return rules_; }
   int window_back() const { return window_back_; }
   int window_forward() const { return window_forward_; }
@@ -138,6 +140,7 @@ class Grammar {
  private:
   std::string name_;
   lexicon::Lexicon lexicon_;
+  lexicon::Lexicon markers_;
   std::vector<Rule> rules_;
   int window_back_ = 256;
   int window_forward_ = 384;

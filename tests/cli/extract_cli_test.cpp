@@ -82,6 +82,34 @@ TEST_CASE("the Hyperscan and RE2 paths give the same bytes on every bundled docu
   CHECK(documents >= 10);
 }
 
+TEST_CASE("auto jurisdiction reads every bundled document with its own jurisdiction's grammar",
+          "[cli][extract]") {
+  // Italian, Brazilian, UK and South African documents (English UK and South African texts share
+  // most trigger words; the grammars' markers tell them apart), and an EU act in English.
+  std::size_t documents = 0;
+  for (const char* corpus :
+       {"it-normattiva-gazzetta-civica", "br-lexml-eta", "uk-clml", "za-laws-africa-bylaws"}) {
+    const std::string jurisdiction = std::string(corpus).substr(0, 2);
+    for (const auto& e : std::filesystem::directory_iterator(
+             data_path(std::string("corpora/") + corpus + "/text"))) {
+      INFO(e.path());
+      auto own = run_cli({"extract", "--jurisdiction", jurisdiction, e.path().string()});
+      auto chosen = run_cli({"extract", "--jurisdiction", "auto", e.path().string()});
+      REQUIRE(chosen.exit_code == 0);
+      CHECK(chosen.out == own.out);
+      ++documents;
+    }
+  }
+  CHECK(documents >= 30);
+  const std::string eu = write_temp(
+      "lexlink-eu-act.txt",
+      "Regulation (EU) 2016/679 of the European Parliament and of the Council of 27 April 2016 "
+      "on the protection of natural persons. Article 5(1) of this Regulation.\n");
+  const auto lines = json_lines(run_cli({"extract", "--jurisdiction", "auto", eu}).out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["rule"] == "eu/year-number");
+}
+
 TEST_CASE("the bundled corpora score at least what they scored when recorded", "[cli][eval]") {
   // Scores measured when this test was written (README "Accuracy"); a drop is a regression.
   const struct {
