@@ -47,9 +47,18 @@ class StringTable {
       h = (h ^ w) * kMul;
       h ^= h >> 32;
     }
-    if (n > 0) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, p, n);
+    if (n > 0) {  // the last 1..7 bytes, read with fixed-size loads
+      std::uint64_t w;
+      if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, p + n - 4, 4);
+        w = a | (static_cast<std::uint64_t>(b) << 32);
+      } else {
+        w = static_cast<unsigned char>(p[0]) |
+            (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
+            (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16);
+      }
       h = (h ^ w) * kMul;
       h ^= h >> 32;
     }

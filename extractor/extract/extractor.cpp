@@ -114,6 +114,14 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
+// What the extractor needs of a parsed work name.
+struct ParsedWork {
+  bool ok = false;
+  std::string error;  // when not ok
+  std::string jurisdiction, work_name, measure_type, year;
+  bool year_only = false;
+};
+
 struct Extractor::Session::State {
   std::string self;
   std::deque<Act> history;  // the last 64 acts cited (oldest first)
@@ -123,8 +131,11 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
   std::vector<std::uint32_t> starts;
-  std::vector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
-  std::vector<std::uint64_t> breaks;    // chunk-relative text offsets of hard breaks
+  std::vector<std::uint32_t> word_ids;
+  // Work names parsed so far in this document (the same acts are cited again and again).
+  std::unordered_map<std::string, ParsedWork>
+      parsed_works;                   // the lexicon word id of each token of `units`
+  std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
   std::uint64_t count_chars = 0;
@@ -492,6 +503,26 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
   return cache.emplace(std::move(key), std::move(a)).first->second;
 }
 
+// `work` parsed, from `cache` or now; the cache is cleared when it grows large.
+const ParsedWork& parse_work(std::unordered_map<std::string, ParsedWork>& cache,
+                             const std::string& work, const urn::ParseOptions& po) {
+  if (auto it = cache.find(work); it != cache.end()) return it->second;
+  if (cache.size() >= 4096) cache.clear();
+  ParsedWork pw;
+  auto parsed = urn::parse(work, po);
+  if (parsed) {
+    pw.ok = true;
+    pw.jurisdiction = std::string(parsed->jurisdiction_code());
+    pw.work_name = parsed->work_name();
+    pw.measure_type = std::string(parsed->get(urn::Kind::kMeasureType));
+    pw.year_only = parsed->year_only();
+    pw.year = std::string(parsed->year());
+  } else {
+    pw.error = parsed.error().message;
+  }
+  return cache.emplace(work, std::move(pw)).first->second;
+}
+
 }  // namespace
 
 Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Session& session,
@@ -583,13 +614,17 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           if (k < end_token) u.tokens.tokens[k].newlines_before = 2;
         }
       }
+      // At most a break and a unit per token, plus the leading break: symbols are written in
+      // place and the string cut to length after the window.
+      std::size_t sym = u.symbols.size();
+      u.symbols.resize(sym + 2 * (end_token - first_token) + 1);
       u.units.push_back(Unit{});
-      u.symbols += static_cast<char>(grammar::symbol::kBreak);
+      u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
       for (std::size_t t = first_token; t < end_token;) {
         const lexicon::Token& tok = u.tokens.tokens[t];
         if (t > first_token && tok.newlines_before >= 2) {
           u.units.push_back(Unit{});
-          u.symbols += static_cast<char>(grammar::symbol::kBreak);
+          u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
         }
         const lexicon::PhraseMatch m = g.lexicon().longest_at(
             u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
@@ -599,14 +634,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           unit.token_count = m.count;
           unit.cls = m.cls;
           unit.row = m.row;
-          u.symbols += static_cast<char>(g.class_symbol(m.cls));
+          u.symbols[sym++] = static_cast<char>(g.class_symbol(m.cls));
         } else {
           unit.token_count = 1;
-          u.symbols += static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
+          u.symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
         }
         u.units.push_back(unit);
         t += unit.token_count;
       }
+      u.symbols.resize(sym);
     }
     u.units.push_back(Unit{});
     u.symbols += static_cast<char>(grammar::symbol::kBreak);
@@ -756,13 +792,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
         urn::ParseOptions po;
         po.allow_unnumbered = true;  // the profiles' Constitution of Italy
-        auto parsed = urn::parse(work, po);
-        if (!parsed) {
-          if (ex != nullptr)
-            ex->outcome = "the name '" + work + "' is invalid: " + parsed.error().message;
+        const ParsedWork& parsed = parse_work(st.parsed_works, work, po);
+        if (!parsed.ok) {
+          if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error;
           continue;
         }
-        const std::string jurisdiction(parsed->jurisdiction_code());
+        const std::string jurisdiction = parsed.jurisdiction;
         // Partitions.
         std::vector<Interpreter::PartitionItem> items;
         if (auto pit = caps.find("parts"); pit != caps.end()) {
@@ -816,12 +851,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           items.push_back(
               Interpreter::PartitionItem{std::string(), sit != caps.end() ? sit->second : match});
         }
-        const std::string work_name = parsed->work_name();
+        const std::string work_name = parsed.work_name;
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
         // year;number (`complete-year.<jur>`: uk "1985;67").
         const bool complete =
             !partial && !year_only &&
-            (!parsed->year_only() || g.setting("complete-year." + jurisdiction) == "yes");
+            (!parsed.year_only || g.setting("complete-year." + jurisdiction) == "yes");
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
@@ -890,8 +925,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         if (ex != nullptr) ex->outcome = "emitted";
-        st.history.push_back(Act{work_name, std::string(parsed->get(urn::Kind::kMeasureType)),
-                                 std::string(parsed->year())});
+        st.history.push_back(Act{work_name, parsed.measure_type, parsed.year});
         if (st.history.size() > 64) st.history.pop_front();
         st.previous.valid = true;
         st.previous.engine = ei;
