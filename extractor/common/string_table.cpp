@@ -10,7 +10,7 @@ void StringTable::add(std::string_view key, std::uint32_t value) {
 
 void StringTable::build() {
   std::size_t size = 16;
-  while (size < entries_.size() * 2 + 1) size *= 2;
+  while (size < entries_.size() * 4 + 1) size *= 2;  // a quarter full: misses end quickly
   slots_.assign(size, Slot{});
   mask_ = size - 1;
   for (const Entry& e : entries_) {

@@ -11,6 +11,7 @@
 // A loaded Lexicon is immutable and safe to share between threads.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -65,7 +66,10 @@ class Lexicon {
   // small integer id (kNoWord for any other text). The hot path looks each token up once and
   // then compares ids.
   static constexpr std::uint32_t kNoWord = StringTable::kMissing;
-  std::uint32_t word_id(std::string_view norm) const { return words_.find(norm); }
+  std::uint32_t word_id(std::string_view norm) const {
+    if (norm.size() == 1) return byte_ids_[static_cast<unsigned char>(norm[0])];
+    return words_.find(norm);
+  }
   std::uint32_t word_count() const { return static_cast<std::uint32_t>(word_list_.size()); }
   // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
   // only.
@@ -98,6 +102,12 @@ class Lexicon {
   std::vector<IdEntry> id_entries_;
   std::vector<std::uint32_t> rest_ids_;
   StringTable words_;
+  static std::array<std::uint32_t, 256> no_words() {
+    std::array<std::uint32_t, 256> a;
+    a.fill(kNoWord);
+    return a;
+  }
+  std::array<std::uint32_t, 256> byte_ids_ = no_words();  // ids of one-byte words ("." "a" ...)
   std::vector<std::string> word_list_;
   std::vector<std::string> extra_words_;
   void reindex();
