@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Instructions per input byte of `lexlink extract` (callgrind, inclusive cost of extract_file, so
+# start-up is left out) on a fixed input of about 5 MB: the bundled Italian corpus repeated, then
+# the Portuguese one. Instruction counts do not depend on the machine's load, so this is the
+# figure for A/B decisions on a shared machine (time with extract_large.sh for the report).
+# Usage: bench/extract_callgrind.sh [LEXLINK_BINARY] (default build/lexlink); needs valgrind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build/lexlink}
+size=${SIZE_BYTES:-5000000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
+  j=${lang%%:*}; corpus=${lang#*:}
+  f="$tmp/$j.txt"
+  while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt "$size" ]; do
+    cat corpora/"$corpus"/text/*.txt >> "$f"
+  done
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$j" "$bin" extract --jurisdiction "$j" "$f" \
+    > /dev/null 2> "$tmp/log"
+  ir=$(callgrind_annotate --inclusive=yes "$tmp/cg.$j" 2>/dev/null |
+       grep -m1 'lexlink::cli::extract_file' | awk '{gsub(",", "", $1); print $1}')
+  bytes=$(stat -c %s "$f")
+  awk -v ir="$ir" -v b="$bytes" -v j="$j" \
+    'BEGIN { printf "%s: %d bytes, %d instructions in extract_file: %.1f instructions/byte\n", j, b, ir, ir / b }'
+done
