@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -314,11 +315,33 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
 
+  // A file's citations wait, in order, until the files before it are written: in memory up to
+  // 4 MB, then in an unnamed temporary file, so memory stays bounded whatever the file's size.
+  // A single input is written as it is read.
+  constexpr std::size_t kSpillBytes = 4u << 20;
   struct FileOut {
     std::string lines;  // the citations, as JSON lines
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> spill{nullptr, &std::fclose};
     std::string error;
     std::uint64_t bytes = 0;
     std::uint64_t citations = 0;
+  };
+  const bool direct = inputs.size() == 1;
+  auto flush_lines = [&](FileOut& r, bool last) {
+    if (direct) {
+      if (r.lines.size() >= (64u << 10) || last) {
+        std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
+        r.lines.clear();
+      }
+      return;
+    }
+    if (r.lines.size() < kSpillBytes || last) return;
+    if (!r.spill) r.spill.reset(std::tmpfile());
+    if (!r.spill) return;  // no temporary file: keep it in memory
+    if (std::fwrite(r.lines.data(), 1, r.lines.size(), r.spill.get()) != r.lines.size()) {
+      r.error = "cannot write a temporary file for the output";
+    }
+    r.lines.clear();
   };
   const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, inputs.size()));
   batch::OrderedPool<std::size_t, FileOut> pool(
@@ -335,6 +358,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
                   append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch));
                 }
                 r.citations += citations.size();
+                flush_lines(r, false);
               },
               batch_options.max_size, &r.bytes);
           if (!st) {
@@ -345,7 +369,11 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
         } catch (const std::exception& e) {
           r.error = std::string("failed: ") + e.what();
         }
-        if (!r.error.empty()) r.lines.clear();  // an error record, not a partial list
+        if (!r.error.empty()) {  // an error record, not a partial list
+          r.lines.clear();
+          r.spill.reset();
+        }
+        flush_lines(r, true);
         return r;
       });
   Progress progress("extract", batch_options.progress, inputs.size(), jobs);
@@ -364,6 +392,14 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
                    batch_options.progress == BatchOptions::ProgressMode::kBar ? "\r\033[K" : "",
                    path.c_str(), r.error.c_str());
     } else {
+      if (r.spill) {
+        std::rewind(r.spill.get());
+        char buffer[1 << 16];
+        std::size_t n;
+        while ((n = std::fread(buffer, 1, sizeof buffer, r.spill.get())) > 0) {
+          std::fwrite(buffer, 1, n, stdout);
+        }
+      }
       std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
     }
     progress.file_done(r.bytes, r.citations, !r.error.empty(), false);
