@@ -13,8 +13,9 @@
 # is killed, and the temporary directory removed, whatever happens: on exit, on a signal, and by a
 # detached watchdog if this script is killed outright. Bounded: LEXLINK_SLURM_TEST_BUDGET seconds
 # (default 170) for the whole run.
-set -euo pipefail
+set -Eeuo pipefail
 export LC_ALL=C
+trap 'echo "FAIL: $0 line $LINENO: $BASH_COMMAND exited with status $?" >&2' ERR
 
 SKIP=77
 skip() { echo "SKIPPED: $*"; exit $SKIP; }
@@ -74,7 +75,7 @@ cluster_pids() {
   for e in /proc/[0-9]*; do
     p=${e#/proc/}
     [ "$p" != $$ ] || continue
-    mapfile -d '' -t env < "$e/environ" 2>/dev/null || continue
+    { mapfile -d '' -t env < "$e/environ"; } 2>/dev/null || continue
     local mine=0 onnode=0 v
     for v in "${env[@]}"; do
       [ "$v" = "SLURM_CONF=$SLURM_CONF" ] && mine=1
@@ -101,7 +102,7 @@ cleanup() {
     # shellcheck disable=SC2086
     kill -KILL $pids 2>/dev/null || true
   fi
-  [ -n "${WATCHDOG:-}" ] && kill "$WATCHDOG" 2>/dev/null
+  [ -z "${WATCHDOG:-}" ] || kill "$WATCHDOG" 2>/dev/null || true
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
@@ -249,8 +250,19 @@ MARKUP_OPTS=(--jurisdiction auto)
 
 # ---- the sharded job array ----------------------------------------------------------------------
 OUT="$T/out"
-shard_size=40
-"$SHARDER" prepare "$OUT" --shard-size "$shard_size" --lexlink "$LEXLINK" "$D" -- "${MARKUP_OPTS[@]}" \
+shard_size=52
+cat > "$T/lexlink" <<EOF
+#!/bin/bash
+# lexlink for the job array: the first task on n2 stops itself first (see below)
+if [ "\${SLURMD_NODENAME:-}" = n2 ] && mkdir "$T/victim.lock" 2>/dev/null; then
+  echo "\$\$ \${SLURM_ARRAY_TASK_ID:-}" > "$T/victim.tmp" && mv "$T/victim.tmp" "$T/victim"
+  kill -STOP \$\$
+  exec nice -n 19 "$LEXLINK" "\$@"
+fi
+exec "$LEXLINK" "\$@"
+EOF
+chmod +x "$T/lexlink"
+"$SHARDER" prepare "$OUT" --shard-size "$shard_size" --lexlink "$T/lexlink" "$D" -- "${MARKUP_OPTS[@]}" \
   || fail "lexlink-slurm prepare failed"
 n_shards=$(find "$OUT/.lexlink/shards" -type f | wc -l)
 jid=$(cd "$T" && "$SHARDER" submit "$OUT" 2> "$T/log/submit.log") || fail "submit: $(cat "$T/log/submit.log")"
@@ -258,55 +270,65 @@ cid=$(sed -n 's/.*check job \([0-9]*\).*/\1/p' "$T/log/submit.log")
 [ -n "$cid" ] || fail "no check job id in: $(cat "$T/log/submit.log")"
 note "array job $jid ($n_shards shards of $shard_size), check job $cid"
 
-# Catch the first task that runs on n2, freeze it (SIGSTOP), and let it run in slices of 10 ms
-# until its shard is part done: some outputs renamed into place and recorded in the shard's
-# manifest (lexlink appends its records in groups, at most 2 s after a file is done: frozen
-# after its first output, the task is left 2.2 s before the next slice), others not yet written.
-# Then the node dies: the task, its slurmstepd and slurmd are frozen and killed together.
-task_on_n2() {
-  local p e v a
-  for p in /proc/[0-9]*; do
-    mapfile -d '' -t a < "$p/cmdline" 2>/dev/null || continue
-    [ "${a[0]:-}" = "$LEXLINK" ] || [ "${a[1]:-}" = "$LEXLINK" ] || continue
-    mapfile -d '' -t e < "$p/environ" 2>/dev/null || continue
-    local mine=0 n2=0 idx=""
-    for v in "${e[@]}"; do
-      case "$v" in
-        "SLURM_CONF=$SLURM_CONF") mine=1 ;; SLURMD_NODENAME=n2) n2=1 ;; SLURM_ARRAY_TASK_ID=*) idx=${v#*=} ;;
-      esac
-    done
-    if [ $mine -eq 1 ] && [ $n2 -eq 1 ] && [ -n "$idx" ]; then echo "${p#/proc/} $idx"; return 0; fi
+# The node dies in the middle of a shard. The first task that runs on n2 stops itself (SIGSTOP)
+# just before it becomes `lexlink markup` (a wrapper that then execs lexlink: same pid, same
+# arguments). The test lets it go on until its first output is renamed into place, stops it,
+# then, until the shard's manifest holds a record, leaves it stopped 2.2 s (lexlink appends its
+# manifest records in groups, at the latest 2 s after a file is done) and lets it do one file:
+# then the shard is part done, part recorded, part not written, and n2 dies (the task, its
+# slurmstepd and slurmd are stopped, then killed together). The victim runs at nice 19, so that
+# the test, which watches its progress, is not left behind on a busy machine.
+count_outputs() {  # K: outputs of the victim's shard renamed into place
+  local f
+  K=0
+  for f in "${vfiles[@]}"; do [ -e "$OUT/${f#"$D"/}" ] && K=$((K + 1)); done
+  return 0
+}
+count_records() {  # M: complete records of the victim's manifest (not the header, not a torn line)
+  local l lines=()
+  M=0
+  [ -f "$vman" ] && { mapfile lines < "$vman"; } 2>/dev/null
+  for l in "${lines[@]}"; do [[ "$l" == *$'\n' && "$l" != '#'* ]] && M=$((M + 1)); done
+  return 0
+}
+# run_until CONDITION: the stopped victim runs until CONDITION holds, and is stopped again.
+run_until() {
+  local limit=$((SECONDS + 30))
+  PHASE=$1
+  kill -CONT "$vpid"
+  until "$@"; do
+    [ -d "/proc/$vpid" ] && [ "$SECONDS" -lt "$limit" ] ||
+      fail "the task on n2 ended or stalled before it made progress ($K outputs, $M records)"
   done
-  return 1
+  kill -STOP "$vpid"
 }
-victim=""
-end=$((SECONDS + 60))
-while [ -z "$victim" ]; do
-  victim=$(task_on_n2) || victim=""
-  [ "$SECONDS" -lt "$end" ] || fail "no lexlink task ever ran on n2"
-  [ -n "$victim" ] || sleep 0.01
-done
-read -r vpid vidx <<< "$victim"
-kill -STOP "$vpid"
+has_output() { count_outputs; [ "$K" -gt 0 ]; }
+progress() { count_outputs; count_records; [ "$K" -gt "$K0" ] || [ "$M" -gt 0 ]; }
+stopped() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = T ]; }
+wait_for 60 "a task on n2" test -s "$T/victim"
+read -r vpid vidx < "$T/victim"
+wait_for 10 "the task on n2 to stop itself" stopped "$vpid"
 vshard=$(printf '%s/.lexlink/shards/shard-%05d' "$OUT" "$vidx")
-mapfile -t vfiles < "$vshard"
-done_outputs() {
-  local f n=0
-  for f in "${vfiles[@]}"; do [ -e "$OUT/${f#"$D"/}" ] && n=$((n + 1)); done
-  echo $n
-}
 vman=$(printf '%s/.lexlink/manifest-shard-%05d' "$OUT" "$vidx")
-manifest_records() { if [ -f "$vman" ]; then tr -cd '\n' < "$vman" | wc -c; else echo 0; fi; }
-slices=0 waited=0
-while :; do
-  k=$(done_outputs)
-  m=$(manifest_records)
-  [ "$k" -lt ${#vfiles[@]} ] || fail "shard $vidx finished before the node could die mid-shard (k=$k m=$m)"
-  [ "$m" -eq 0 ] || break
-  if [ "$k" -gt 0 ] && [ $waited -eq 0 ]; then sleep 2.2; waited=1; fi
-  { [ $slices -lt 3000 ] && [ -d "/proc/$vpid" ]; } || fail "the task on n2 recorded nothing (k=$k)"
-  kill -CONT "$vpid"; sleep 0.01; kill -STOP "$vpid" 2>/dev/null || true; slices=$((slices + 1))
+mapfile -t vfiles < "$vshard"
+K=0 M=0
+run_until has_output
+count_records
+steps=0
+while [ "$M" -eq 0 ]; do
+  # Stopped 2.2 s, then one more file: the group of records is due and gets written. (The first
+  # output may be on disk before lexlink counted it done: then it takes a second step.)
+  [ $steps -lt 10 ] || fail "no manifest record after $steps steps ($K outputs)"
+  sleep 2.2
+  K0=$K
+  run_until progress
+  steps=$((steps + 1))
 done
+count_outputs
+count_records
+k=$K m=$M
+[ "$k" -lt ${#vfiles[@]} ] ||
+  fail "shard $vidx ran to its end before the node could die ($k outputs, $m records, in $PHASE)"
 n2pids=$(cluster_pids n2)
 # shellcheck disable=SC2086
 kill -STOP $n2pids 2>/dev/null || true
