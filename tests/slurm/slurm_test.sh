@@ -13,7 +13,7 @@
 # is killed, and the temporary directory removed, whatever happens: on exit, on a signal, and by a
 # detached watchdog if this script is killed outright. Bounded: LEXLINK_SLURM_TEST_BUDGET seconds
 # (default 170) for the whole run.
-set -Eeuo pipefail
+set -euo pipefail
 export LC_ALL=C
 trap 'echo "FAIL: $0 line $LINENO: $BASH_COMMAND exited with status $?" >&2' ERR
 
@@ -61,16 +61,16 @@ T=$(mktemp -d /tmp/lexlink-slurm-test.XXXXXX)
 chmod 755 "$T"
 export SLURM_CONF="$T/etc/slurm.conf"
 
-# pids of processes of this test's cluster: the daemons by pid file, and every process whose
-# environment holds this test's SLURM_CONF (slurmstepd and the job's tasks), optionally only those
-# of one node (SLURMD_NODENAME) and the slurmstepd above them.
+# pids of processes of this test's cluster (not zombies): the daemons by pid file, and every
+# process whose environment holds this test's SLURM_CONF (slurmstepd and the job's tasks);
+# with NODE, only slurmd NODE, the processes of the tasks on NODE and the slurmstepd above them.
 cluster_pids() {
-  local node=${1:-} f p e pp
+  local node=${1:-} f p e pp st
   for f in "$T"/run/*.pid; do
     [ -f "$f" ] || continue
     case "$f" in "$T/run/slurmd-"*) [ -z "$node" ] || [ "$f" = "$T/run/slurmd-$node.pid" ] || continue ;;
                  *) [ -z "$node" ] || continue ;; esac
-    p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && [ -d "/proc/$p" ] && echo "$p"
+    p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && echo "$p"
   done
   for e in /proc/[0-9]*; do
     p=${e#/proc/}
@@ -87,36 +87,44 @@ cluster_pids() {
     echo "$p"
     read -r _ _ _ pp _ < "$e/stat" 2>/dev/null || continue
     grep -q '^slurmstepd' "/proc/$pp/cmdline" 2>/dev/null && echo "$pp"
-  done 2>/dev/null | sort -u
+  done 2>/dev/null | sort -u | while read -r p; do
+    read -r _ _ st _ < "/proc/$p/stat" 2>/dev/null && [ "$st" != Z ] && echo "$p"
+  done || true
+  return 0
+}
+# Stops, then kills, every process of the cluster, again until none is left (slurmd may have
+# been forking a slurmstepd), then removes the directory.
+reap_cluster() {
+  local pids
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    pids=$(cluster_pids)
+    [ -n "$pids" ] || break
+    # shellcheck disable=SC2086
+    kill -STOP $pids 2>/dev/null || true
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.2
+  done
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
 }
 
 cleanup_done=0
 cleanup() {
   [ $cleanup_done -eq 0 ] || return 0
   cleanup_done=1
-  local pids
-  pids=$(cluster_pids || true)
-  if [ -n "$pids" ]; then
-    # shellcheck disable=SC2086
-    kill -STOP $pids 2>/dev/null || true
-    # shellcheck disable=SC2086
-    kill -KILL $pids 2>/dev/null || true
-  fi
   [ -z "${WATCHDOG:-}" ] || kill "$WATCHDOG" 2>/dev/null || true
-  if [ "${KEEP:-0}" = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
+  reap_cluster
 }
 trap cleanup EXIT
 trap 'echo "interrupted" >&2; exit 1' INT TERM HUP
 
 # The watchdog outlives this script if it is killed outright (ctest's timeout): it waits for this
-# shell to disappear, then kills the cluster and removes the directory.
-export -f cluster_pids
+# shell to disappear (or turn zombie), then reaps the cluster.
 WATCHDOG=$(setsid bash -c '
-  T=$1; main=$2; export SLURM_CONF=$3
+  T=$1; main=$2; SLURM_CONF=$3; eval "$4"
   while [ -d "/proc/$main" ] && ! grep -q "^[^ ]* ([^)]*) Z" "/proc/$main/stat" 2>/dev/null; do sleep 1; done
-  [ -d "$T" ] || exit 0
-  pids=$(cluster_pids); [ -z "$pids" ] || { kill -STOP $pids; kill -KILL $pids; } 2>/dev/null
-  rm -rf "$T"' watchdog "$T" $$ "$SLURM_CONF" </dev/null >/dev/null 2>&1 & echo $!)
+  [ -d "$T" ] && reap_cluster' watchdog "$T" $$ "$SLURM_CONF" "$(declare -f cluster_pids reap_cluster)" \
+  </dev/null >/dev/null 2>&1 & echo $!)
 
 fail() {
   echo "FAIL: $*" >&2
@@ -209,7 +217,7 @@ wait_for 30 "both nodes idle" nodes_idle
 note "cluster up: slurmctld on $host:$base, slurmd n1 and n2 ($(($(left))) s of budget left)"
 
 # ---- the documents ------------------------------------------------------------------------------
-# 8 copies of every document of corpora/ (text, Markdown, XML) and an HTML version of every text;
+# 10 copies of every document of corpora/ (text, Markdown, XML) and an HTML version of every text;
 # each copy differs from the others (a first line, or a comment after the XML root element), so an
 # output written to the wrong name cannot pass the comparison.
 D="$T/docs"
@@ -223,7 +231,7 @@ for f in "$SRC"/corpora/*/text/*.txt "$SRC"/corpora/*/raw/*.md "$SRC"/corpora/*/
   if [[ "$name" == *.txt ]]; then
     html=$(sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' -e 's|^\(.\)|<p>\1|; s|\(.\)$|\1</p>|' "$f")
   fi
-  for c in 1 2 3 4 5 6 7 8; do
+  for c in 1 2 3 4 5 6 7 8 9 10; do
     dir="$D/copy$c/$corpus"
     [ -d "$dir" ] || mkdir -p "$dir"
     case "$name" in
@@ -250,7 +258,7 @@ MARKUP_OPTS=(--jurisdiction auto)
 
 # ---- the sharded job array ----------------------------------------------------------------------
 OUT="$T/out"
-shard_size=52
+shard_size=65
 cat > "$T/lexlink" <<EOF
 #!/bin/bash
 # lexlink for the job array: the first task on n2 stops itself first (see below)
