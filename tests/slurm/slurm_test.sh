@@ -217,13 +217,24 @@ wait_for 30 "both nodes idle" nodes_idle
 note "cluster up: slurmctld on $host:$base, slurmd n1 and n2 ($(($(left))) s of budget left)"
 
 # ---- the documents ------------------------------------------------------------------------------
-# 10 copies of every document of corpora/ (text, Markdown, XML) and an HTML version of every text;
-# each copy differs from the others (a first line, or a comment after the XML root element), so an
-# output written to the wrong name cannot pass the comparison.
+# Copies of every document of corpora/ (text, Markdown, XML) and an HTML version of every text,
+# as many copies as make about 400 documents (at least 2); each copy differs from the others (a
+# first line, or a comment after the XML root element), so an output written to the wrong name
+# cannot pass the comparison.
 D="$T/docs"
 n_docs=0
+sources=()
+per_copy=0
 for f in "$SRC"/corpora/*/text/*.txt "$SRC"/corpora/*/raw/*.md "$SRC"/corpora/*/raw/*.xml; do
   [ -f "$f" ] || continue
+  sources+=("$f")
+  per_copy=$((per_copy + 1))
+  [[ "$f" != *.txt ]] || per_copy=$((per_copy + 1))
+done
+[ "$per_copy" -gt 0 ] || fail "no document under $SRC/corpora"
+copies=$(((400 + per_copy - 1) / per_copy))
+[ "$copies" -ge 2 ] || copies=2
+for f in "${sources[@]}"; do
   corpus=${f%/*/*}; corpus=${corpus##*/}
   name=${f##*/}
   IFS= read -r -d '' body < "$f" || true
@@ -231,7 +242,7 @@ for f in "$SRC"/corpora/*/text/*.txt "$SRC"/corpora/*/raw/*.md "$SRC"/corpora/*/
   if [[ "$name" == *.txt ]]; then
     html=$(sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' -e 's|^\(.\)|<p>\1|; s|\(.\)$|\1</p>|' "$f")
   fi
-  for c in 1 2 3 4 5 6 7 8 9 10; do
+  for ((c = 1; c <= copies; c++)); do
     dir="$D/copy$c/$corpus"
     [ -d "$dir" ] || mkdir -p "$dir"
     case "$name" in
@@ -258,7 +269,7 @@ MARKUP_OPTS=(--jurisdiction auto)
 
 # ---- the sharded job array ----------------------------------------------------------------------
 OUT="$T/out"
-shard_size=65
+shard_size=$(((n_docs + 5) / 6))
 cat > "$T/lexlink" <<EOF
 #!/bin/bash
 # lexlink for the job array: the first task on n2 stops itself first (see below)
