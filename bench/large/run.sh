@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/large/run.sh: batch `lexlink markup` over the large real corpus (build_corpus.sh) with
 # JOBS (default "1 2") threads, REPS (default 3) runs each, and the median of each figure:
-# wall time, CPU time (user+sys), MB/s on the wall clock and per core (CPU time), citations/s,
+# wall time, CPU time (user+sys), MB/s and citations/s on the wall clock and per core (CPU time),
 # peak RSS (GNU time), and the speed-up of each JOBS over 1 thread. Keeps the results with a
 # description of the machine in bench/results/<date>-<host>-large-corpus.txt.
 #   LEXLINK (default build/lexlink, built by scripts/build.sh), MARKUP_OPTS (default
@@ -54,8 +54,8 @@ measure() {
   local speedup="-"
   [ "$j" = 1 ] || [ ! -f "$tmp/$name-1" ] || speedup=$(awk -v a="$(cat "$tmp/$name-1")" -v b="$wall" 'BEGIN { printf "%.2fx", a / b }')
   awk -v n="$name" -v j="$j" -v B="$bytes" -v F="$files" -v w="$wall" -v c="$cpu" -v r="$rss" -v k="$cites" -v e="$errs" -v s="$speedup" 'BEGIN {
-    printf "%-8s jobs=%s  %6.1f MB %6d files  wall %6.2f s  cpu %6.2f s  %6.1f MB/s  %6.1f MB/s per core  %8.0f citations/s  peak RSS %4.0f MB  errors %d  speed-up %s\n",
-      n, j, B / 1e6, F, w, c, B / 1e6 / w, B / 1e6 / c, k / w, r / 1024, e, s }'
+    printf "%-8s jobs=%s  %6.1f MB %6d files  wall %6.2f s  cpu %6.2f s  %6.1f MB/s  %6.1f MB/s per core  %8.0f citations/s  %8.0f citations/s per core  peak RSS %4.0f MB  errors %d  speed-up %s\n",
+      n, j, B / 1e6, F, w, c, B / 1e6 / w, B / 1e6 / c, k / w, k / c, r / 1024, e, s }'
 }
 
 {
