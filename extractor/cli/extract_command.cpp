@@ -173,13 +173,10 @@ void append_number(std::string& out, std::uint64_t v) {
   out.append(buf, r.ptr);
 }
 
-// One citation as a JSON line (the contract of README.md "lexlink extract"), written by hand:
-// this is the hot output path. `file_json` is the file name already written as a JSON string.
-void append_citation_line(std::string& out, std::string_view file_json, const extract::Citation& c,
-                          std::string_view href) {
-  out += "{\"file\":";
-  out += file_json;
-  out += ",\"start\":";
+// The fields of one citation (the contract of README.md "lexlink extract"), from "start" to
+// "rule", written by hand: this is the hot output path.
+void append_citation_fields(std::string& out, const extract::Citation& c) {
+  out += "\"start\":";
   append_number(out, c.start);
   out += ",\"end\":";
   append_number(out, c.end);
@@ -197,12 +194,28 @@ void append_citation_line(std::string& out, std::string_view file_json, const ex
   append_json_string(out, c.jurisdiction);
   out += c.complete ? ",\"complete\":true,\"rule\":" : ",\"complete\":false,\"rule\":";
   append_json_string(out, c.rule);
+}
+
+// One citation as a JSON line of `extract`. `file_json` is the file name already written as a
+// JSON string.
+void append_citation_line(std::string& out, std::string_view file_json, const extract::Citation& c,
+                          std::string_view href) {
+  out += "{\"file\":";
+  out += file_json;
+  out += ',';
+  append_citation_fields(out, c);
   out += ",\"href\":";
   append_json_string(out, href);
   out += "}\n";
 }
 
 }  // namespace
+
+void append_citation_json(std::string& out, const extract::Citation& c) {
+  out += '{';
+  append_citation_fields(out, c);
+  out += '}';
+}
 
 // Extracts the citations of one input (a path or "-"), streaming it through the view builder;
 // `each_chunk` receives each chunk's citations (so memory does not grow with the input).

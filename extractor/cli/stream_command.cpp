@@ -75,22 +75,6 @@ std::string id_json(const json& id) {
 
 }  // namespace
 
-void append_citation_json(std::string& out, const extract::Citation& c) {
-  out += "{\"start\":" + std::to_string(c.start) + ",\"end\":" + std::to_string(c.end) +
-         ",\"char_start\":" + std::to_string(c.char_start) +
-         ",\"char_end\":" + std::to_string(c.char_end) + ",\"text\":";
-  append_json_string(out, c.text);
-  out += ",\"urn\":";
-  append_json_string(out, c.urn);
-  out += ",\"work\":";
-  append_json_string(out, c.work);
-  out += ",\"jurisdiction\":";
-  append_json_string(out, c.jurisdiction);
-  out += c.complete ? ",\"complete\":true,\"rule\":" : ",\"complete\":false,\"rule\":";
-  append_json_string(out, c.rule);
-  out += "}";
-}
-
 int stream_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
   args.flag("help").flag("no-content");

@@ -385,6 +385,17 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   std::vector<Element> elements;
   std::string format = "number";
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
+  // A number read as a value (`number` and `as-written` levels), after the implicit level word
+  // when no level was written ("42 U.S.C. 1983").
+  auto push_number = [&](Value v) {
+    if (format != "number" && format != "as-written") return;
+    if (implicit && !real_level) {
+      real_level = implicit;
+      elements.push_back({Element::Kind::kLevel, *implicit, {}});
+      elements.back().value.span = v.span;
+    }
+    elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+  };
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     if (brackets_path && !elements.empty()) {
@@ -537,14 +548,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         }
         v.span = Span{value_begin, last + 1};
         i = last;
-        if (format == "number" || format == "as-written") {
-          if (implicit && !real_level) {
-            real_level = implicit;
-            elements.push_back({Element::Kind::kLevel, *implicit, {}});
-            elements.back().value.span = v.span;
-          }
-          elements.push_back({Element::Kind::kValue, {}, std::move(v)});
-        }
+        push_number(std::move(v));
         continue;
       }
       // Suffixes: "3-bis", "3 bis", "6º-F", "231g", "1-A".
@@ -579,14 +583,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         }
       }
       i = last;
-      if (format == "number" || format == "as-written") {
-        if (implicit && !real_level) {
-          real_level = implicit;
-          elements.push_back({Element::Kind::kLevel, *implicit, {}});
-          elements.back().value.span = v.span;
-        }
-        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
-      }
+      push_number(std::move(v));
       continue;
     }
     // `as-written` levels take a roman numeral or a letter as written ("Part IV", "div. A").

@@ -53,20 +53,19 @@ const std::string& Grammar::setting(std::string_view key) const {
   return it == settings_.end() ? kEmpty : it->second;
 }
 
-std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
-                                   std::uint32_t word_id) const {
-  if (word_id < literal_by_word_.size() && literal_by_word_[word_id] >= 0) {
-    return static_cast<std::uint8_t>(literal_by_word_[word_id]);
-  }
-  const std::string_view norm = tokens.norm(t);
+namespace {
+
+// The symbol of a token that is not a grammar literal: its shape (digits, letters, capitals).
+std::uint8_t shape_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                          std::string_view norm) {
   switch (t.kind) {
     case lexicon::TokenKind::kNumber: {
       const std::size_t digits = norm.size();
       return static_cast<std::uint8_t>(digits >= 5 ? symbol::kNum5 : digits);
     }
     case lexicon::TokenKind::kWord:
-      if (norm.size() == 1) return is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
-      if (is_roman(norm)) return symbol::kRoman;
+      if (norm.size() == 1) return Grammar::is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
+      if (Grammar::is_roman(norm)) return symbol::kRoman;
       {
         const auto first = static_cast<unsigned char>(tokens.source[t.begin]);
         return first >= 'A' && first <= 'Z' ? symbol::kTitle : symbol::kWord;
@@ -76,26 +75,22 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
   return symbol::kPunct;
 }
 
+}  // namespace
+
+std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                                   std::uint32_t word_id) const {
+  if (word_id < literal_by_word_.size() && literal_by_word_[word_id] >= 0) {
+    return static_cast<std::uint8_t>(literal_by_word_[word_id]);
+  }
+  return shape_symbol(tokens, t, tokens.norm(t));
+}
+
 std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const {
   const std::string_view norm = tokens.norm(t);
   if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
     return static_cast<std::uint8_t>(lit);
   }
-  switch (t.kind) {
-    case lexicon::TokenKind::kNumber: {
-      const std::size_t digits = norm.size();
-      return static_cast<std::uint8_t>(digits >= 5 ? symbol::kNum5 : digits);
-    }
-    case lexicon::TokenKind::kWord:
-      if (norm.size() == 1) return is_roman(norm) ? symbol::kLetterRoman : symbol::kLetter;
-      if (is_roman(norm)) return symbol::kRoman;
-      {
-        const auto first = static_cast<unsigned char>(tokens.source[t.begin]);
-        return first >= 'A' && first <= 'Z' ? symbol::kTitle : symbol::kWord;
-      }
-    case lexicon::TokenKind::kPunct: return symbol::kPunct;
-  }
-  return symbol::kPunct;
+  return shape_symbol(tokens, t, norm);
 }
 
 std::string Grammar::symbol_name(std::uint8_t s) const {

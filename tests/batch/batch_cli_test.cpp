@@ -22,21 +22,9 @@ using lexlink::test::split;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace {
+using lexlink::test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/lexlink-batch-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& rel) const { return (path / rel).string(); }
-};
+namespace {
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

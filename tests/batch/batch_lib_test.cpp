@@ -24,20 +24,9 @@ using namespace lexlink::batch;
 using lexlink::test::load_table;
 namespace fs = std::filesystem;
 
-namespace {
+using lexlink::test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/lexlink-batchlib-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+namespace {
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -15,37 +15,9 @@ using lexlink::test::split;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace {
+using lexlink::test::TempDir;
 
-// A fresh folder for one test, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/lexlink-markup-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name, const std::string& content) const {
-    const fs::path p = path / name;
-    std::ofstream(p, std::ios::binary) << content;
-    return p.string();
-  }
-  std::string read(const std::string& name) const {
-    std::ifstream in(path / name, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  // Names in the folder (to see that no temporary file is left behind).
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-};
+namespace {
 
 std::vector<json> json_lines(const std::string& out) {
   std::vector<json> lines;

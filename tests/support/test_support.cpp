@@ -5,9 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 extern char** environ;
 
@@ -115,6 +118,37 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& input
   std::remove(out.c_str());
   std::remove(err.c_str());
   return r;
+}
+
+TempDir::TempDir(const std::string& prefix) {
+  std::string name = "/tmp/lexlink-" + prefix + "-XXXXXX";
+  REQUIRE(mkdtemp(name.data()) != nullptr);
+  path = name;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+std::string TempDir::file(const std::string& name, const std::string& content) const {
+  const std::filesystem::path p = path / name;
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
+}
+
+std::string TempDir::read(const std::string& name) const {
+  std::ifstream in(path / name, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::vector<std::string> TempDir::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(path)) {
+    out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace lexlink::test

@@ -3,9 +3,11 @@
 // ../shared);
 // - load_table(): a TSV table of cases (the same format as lexicons, see lexicons/README.md);
 // - unescape(): "\t \n \\ \xNN" escapes so tables can hold any byte;
-// - run_cli(): runs build/lexlink with arguments and standard input, captures both outputs.
+// - run_cli(): runs build/lexlink with arguments and standard input, captures both outputs;
+// - TempDir: a fresh folder under /tmp for one test, removed at the end.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -30,5 +32,20 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& input
 
 // Splits `s` on `sep` (every occurrence; empty fields kept).
 std::vector<std::string> split(std::string_view s, std::string_view sep);
+
+// A fresh folder for one test (/tmp/lexlink-PREFIX-XXXXXX), removed with everything in it.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& prefix = "test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string operator/(const std::string& rel) const { return (path / rel).string(); }
+  // Writes `content` to the file `name` in the folder; returns its path.
+  std::string file(const std::string& name, const std::string& content) const;
+  std::string read(const std::string& name) const;
+  // Names in the folder, sorted (to see that no temporary file is left behind).
+  std::vector<std::string> names() const;
+};
 
 }  // namespace lexlink::test
