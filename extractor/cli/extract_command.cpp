@@ -130,6 +130,7 @@ int setup(const char* command, const Context& context, const Args& args, Extract
     }
     s.view.encoding = *enc;
   }
+  s.view.chunk_bytes = kCitationChunkBytes;
   s.self = args.get("self");
   const std::string& href = args.get("href");
   if (href != "urn" && href != "resolver") {

@@ -171,6 +171,7 @@ class Markup {
     }
 
     text::ViewOptions view;
+    view.chunk_bytes = kCitationChunkBytes;
     const std::string& format = args.get("format");
     using FC = text::ViewOptions::FormatChoice;
     if (format == "auto") {

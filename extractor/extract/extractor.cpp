@@ -96,7 +96,6 @@ struct Extractor::Engine {
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
   int parts_capture_missing = 0;
-  bool has_heading_rules = false;  // the grammar names documents from their headings
 };
 
 // What the rule programs say about one span of unit symbols: the rules whose pattern matches
@@ -181,7 +180,6 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
-    for (const Rule& r : engine->g.rules()) engine->has_heading_rules |= r.heading;
     // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
     // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
     // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
@@ -984,8 +982,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     }
   }
   // The document's heading, read first from its first lines, so that references to the
-  // document itself anywhere in this chunk know its name (for grammars with `heading` rules;
-  // the others still take their heading from the first chunk's first citation, below).
+  // document itself anywhere in the document know its name, wherever chunks are cut (a
+  // grammar's `heading` rules name documents only here; its other rules may too, when the
+  // citation they find stands alone on one of the first lines).
   if (!st.seen_text && st.self.empty() && !chunk.text.empty()) {
     std::size_t head_end = 0;
     for (int line = 0; line < 4 && head_end < chunk.text.size(); ++line) {
@@ -1002,7 +1001,6 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     st.heading_pass = true;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
       if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-      if (!engines_[ei]->has_heading_rules) continue;
       if (Status s = run_engine(ei, head, session, found, nullptr); !s) {
         st.heading_pass = false;
         return s;
@@ -1034,10 +1032,8 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
                         }),
             out.end());
   // The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
-  // first lines) names the document itself: it becomes the document's name (unless --self gave
-  // one) and is not a citation.
+  // first lines) named the document above; it is not a citation.
   if (!st.seen_text && first_new < out.size() && is_heading(out[first_new], chunk)) {
-    if (st.self.empty()) st.self = out[first_new].work;
     out.erase(out.begin() + static_cast<long>(first_new));
   }
   if (!chunk.text.empty()) st.seen_text = true;

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Issue 4's bad inputs at full size, each through `lexlink extract`: wall and CPU time, peak RSS,
+# exit status and citations found. The test suite runs small versions of the same inputs
+# (tests/cli/extract_cli_test.cpp); this script shows the bounds hold at the sizes the issue
+# names: 1 GB without a newline, a million citations in one file, a list of 100,000 items, a
+# binary file of 100 MB, 100 MB of random bytes. Results land in bench/results/.
+# Usage: bench/hostile_inputs.sh (needs about 2.5 GB free in $TMPDIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/build.sh
+mkdir -p bench/results
+out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-hostile-inputs.txt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 1 GB on one line: words, numbers and a citation every 10 MB, no newline anywhere.
+python3 - "$tmp/one-line.txt" <<'EOF'
+import sys
+filler = ("parole senza citazioni 123 e altre parole " * 2000).encode()
+cite = b" ai sensi dell'articolo 3 della legge 3 aprile 2000, n. 56 "
+with open(sys.argv[1], "wb") as f:
+    written = 0
+    while written < 1_000_000_000:
+        block = filler * (10_000_000 // len(filler)) + cite
+        f.write(block)
+        written += len(block)
+EOF
+# A million citations, one line each.
+python3 - "$tmp/million.txt" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(1_000_000):
+        f.write(f"articolo {i % 90 + 1} della legge {i % 28 + 1} aprile {1950 + i % 70}, n. {i + 1};\n")
+EOF
+# "artt. 1, 2, 3, ..., 100000 della legge 3 aprile 2000, n. 56"
+python3 - "$tmp/list.txt" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("artt. " + ", ".join(str(i) for i in range(1, 100_001)) + " della legge 3 aprile 2000, n. 56\n")
+EOF
+# A binary (an ELF header, then zeros and code-like bytes) and random bytes.
+python3 - "$tmp/binary.bin" "$tmp/random.bin" <<'EOF'
+import os, sys
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x7fELF\x02\x01\x01" + b"\0" * 9)
+    for _ in range(100):
+        f.write(bytes(range(256)) * 4096)
+with open(sys.argv[2], "wb") as f:
+    for _ in range(100):
+        f.write(os.urandom(1_000_000))
+EOF
+
+{
+  echo "# lexlink extract on hostile inputs, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  for name in one-line.txt million.txt list.txt binary.bin random.bin; do
+    f="$tmp/$name"
+    set +e
+    /usr/bin/time -f "%e %U %M" -o "$tmp/time" build/lexlink extract --jurisdiction it "$f" \
+      > "$tmp/out" 2> "$tmp/err"
+    status=$?
+    set -e
+    read -r wall user rss_kb < <(tail -n 1 "$tmp/time")
+    cites=$(grep -c '"urn"' "$tmp/out" || true)
+    errors=$(grep -c '"error"' "$tmp/out" || true)
+    awk -v n="$name" -v b="$(stat -c %s "$f")" -v w="$wall" -v u="$user" -v r="$rss_kb" \
+        -v s="$status" -v c="$cites" -v e="$errors" 'BEGIN {
+      printf "%-13s %7.1f MB: exit %d, %d citations, %d error records, wall %.1f s, user %.1f s, peak RSS %.0f MB\n",
+             n, b / 1e6, s, c, e, w, u, r / 1024 }'
+    if [ "$errors" -gt 0 ]; then sed -n '1p' "$tmp/out" | cut -c1-200; fi
+  done
+} | tee "$out"

@@ -1,0 +1,96 @@
+// Where the text is cut into chunks does not change what is found: every bundled corpus text
+// (corpora/*/text/*.txt) and the documents of tests/data/extract/chunking/ (a heading that
+// names the document, then references to it and to acts cited before, well past the first
+// chunk), read whole and read in chunks of 64 KiB and of 16 KiB, give the same citations (spans
+// in the original and names).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "extract/extractor.h"
+#include "support/test_support.h"
+#include "text/view_builder.h"
+
+using namespace lexlink;
+
+namespace {
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One line per citation: original span, code point span and names.
+std::vector<std::string> citations(const extract::Extractor& x, const std::string& doc,
+                                   std::size_t chunk_bytes) {
+  text::ViewOptions vo;
+  vo.format = text::ViewOptions::FormatChoice::kText;
+  vo.chunk_bytes = chunk_bytes;
+  text::ViewBuilder builder(vo);
+  auto session = x.start();
+  std::vector<std::string> lines;
+  std::vector<extract::Citation> out;
+  std::size_t chunks = 0;
+  auto drain = [&] {
+    while (auto chunk = builder.next()) {
+      ++chunks;
+      out.clear();
+      REQUIRE(x.extract(*chunk, *session, out));
+      for (const auto& c : out) {
+        lines.push_back(std::to_string(c.start) + "-" + std::to_string(c.end) + " " +
+                        std::to_string(c.char_start) + "-" + std::to_string(c.char_end) + " " +
+                        c.urn + " " + c.work + " " + (c.complete ? "complete" : "partial"));
+      }
+    }
+  };
+  // Fed in pieces of 10,000 bytes, as a stream arrives.
+  for (std::size_t at = 0; at < doc.size(); at += 10000) {
+    REQUIRE(builder.feed(std::string_view(doc).substr(at, 10000)));
+    drain();
+  }
+  REQUIRE(builder.finish());
+  drain();
+  if (chunk_bytes != 0 && doc.size() > 4 * chunk_bytes) CHECK(chunks > 2);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("citations do not depend on where the text is cut into chunks", "[extract]") {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& corpus : fs::directory_iterator(test::data_path("corpora"))) {
+    if (!fs::is_directory(corpus.path() / "text")) continue;
+    for (const auto& file : fs::directory_iterator(corpus.path() / "text")) {
+      if (file.path().extension() == ".txt") files.push_back(file.path());
+    }
+  }
+  for (const auto& file : fs::directory_iterator(test::data_path("tests/data/extract/chunking"))) {
+    if (file.path().extension() == ".txt") files.push_back(file.path());
+  }
+  extract::ExtractorOptions o;
+  o.data_dir = LEXLINK_SOURCE_DIR;
+  o.grammars = {"auto"};
+  o.cache_dir = "-";
+  auto x = extract::Extractor::load(o);
+  if (!x) FAIL(x.error().to_string());
+  std::size_t found = 0, self_references = 0;
+  for (const fs::path& path : files) {
+    const std::string doc = read_file(path);
+    INFO(path.string());
+    const auto whole = citations(**x, doc, 0);
+    CHECK(citations(**x, doc, 64 << 10) == whole);
+    CHECK(citations(**x, doc, 16 << 10) == whole);
+    found += whole.size();
+    for (const std::string& line : whole) {
+      self_references += line.find("decreto.legislativo:2026-02-09;22~") != std::string::npos ||
+                         line.find("medida.provisoria:2021-12-27;1085~") != std::string::npos;
+    }
+  }
+  CHECK(files.size() >= 12);
+  CHECK(found > 1000);
+  CHECK(self_references >= 240);  // the chunking documents' references to themselves, resolved
+}
