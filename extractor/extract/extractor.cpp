@@ -744,7 +744,22 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
               }
             }
             break;
-          case Rule::Refers::kSelf: work = st.self; break;
+          case Rule::Refers::kSelf: {
+            // `refers: self {s.measure}`: only when the document is an act of that type (br
+            // "desta Lei" in a Medida Provisória is the text of the Lei it amends).
+            std::string measure;
+            urn::ParseOptions spo;
+            spo.allow_unnumbered = true;
+            if (rule.refers_measure.choices.empty() || !render(rule.refers_measure, measure) ||
+                measure.empty() || st.self.empty() ||
+                parse_work(st.parsed_works, st.self, spo).measure_type == measure) {
+              work = st.self;
+            } else {
+              reject("refers to the document itself, but names an act of another type");
+              continue;
+            }
+            break;
+          }
           case Rule::Refers::kPrevious:
             if (!st.history.empty()) work = st.history.back().work;
             break;

@@ -557,6 +557,7 @@ class Loader {
       rule_.name = rest;
       rule_.where = here;
       properties_.clear();
+      refers_src_ = SourceText{};
       return Status::Ok();
     }
     return error_at(here, "unknown declaration '" + keyword +
@@ -638,13 +639,18 @@ class Loader {
         const std::string& v = p.value.text;
         if (v == "self") {
           rule_.refers = Rule::Refers::kSelf;
+        } else if (v.rfind("self ", 0) == 0) {
+          rule_.refers = Rule::Refers::kSelf;
+          refers_src_ = p.value;
         } else if (v == "previous") {
           rule_.refers = Rule::Refers::kPrevious;
         } else if (v.rfind("previous ", 0) == 0) {
           rule_.refers = Rule::Refers::kPreviousMeasure;
           refers_src_ = p.value;
         } else {
-          return error_at(at, "expected 'self', 'previous' or 'previous {capture.attribute}'");
+          return error_at(at,
+                          "expected 'self', 'self {capture.attribute}', 'previous' or 'previous "
+                          "{capture.attribute}'");
         }
       } else if (p.key == "continues") {
         char extra;
@@ -710,6 +716,18 @@ class Loader {
       auto parts = parse_template(emit_src_, rule_);
       if (!parts) return parts.error();
       rule_.emit_parts = std::move(*parts);
+    }
+    if (rule_.refers == Rule::Refers::kSelf && !refers_src_.text.empty()) {
+      // "self {s.measure}": the document itself, when its measure type is that value.
+      SourceText t = refers_src_;
+      t.text = t.text.substr(5);  // after "self "
+      for (auto& s : t.segments) s.col += 5;
+      auto parts = parse_template(t, rule_);
+      if (!parts) return parts.error();
+      if (parts->size() != 1 || parts->front().choices.empty()) {
+        return error_at(t.at(0), "expected one placeholder such as {s.measure}");
+      }
+      rule_.refers_measure = std::move(parts->front());
     }
     if (rule_.refers == Rule::Refers::kPreviousMeasure) {
       SourceText t = refers_src_;

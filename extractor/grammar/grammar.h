@@ -77,9 +77,11 @@ struct Rule {
     kPrevious,
     kPreviousMeasure
   } refers = Refers::kNone;
-  TemplatePart refers_measure;  // for kPreviousMeasure
-  TemplatePart refers_year;     // for kPreviousMeasure: the act's year too (no choices: any year)
-  int continues = 0;            // > 0: continues a list of acts
+  // kPreviousMeasure: the measure type of the act; kSelf (optional): the measure type the
+  // document must have (an empty value: any).
+  TemplatePart refers_measure;
+  TemplatePart refers_year;  // for kPreviousMeasure: the act's year too (no choices: any year)
+  int continues = 0;         // > 0: continues a list of acts
   // Only a document's heading: the rule names the document (its own name, for `refers: self`)
   // when it matches the heading on one of the first lines, and never gives a citation.
   bool heading = false;

@@ -1,0 +1,47 @@
+// References to the document itself resolve to its own name, and only when the phrase names an
+// act of the document's type (tests/data/extract/self-references.tsv).
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extract/extractor.h"
+#include "support/test_support.h"
+#include "text/view_builder.h"
+
+using namespace lexlink;
+
+TEST_CASE("references to the document itself need the document's own type", "[extract]") {
+  const auto table = test::load_table("tests/data/extract/self-references.tsv",
+                                      {"case", "grammar", "self", "text", "expected"});
+  REQUIRE(table.rows().size() >= 5);
+  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded;
+  for (const auto& row : table.rows()) {
+    INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
+    const std::string grammar(row.fields[1]);
+    if (loaded.count(grammar) == 0) {
+      extract::ExtractorOptions o;
+      o.data_dir = LEXLINK_SOURCE_DIR;
+      o.grammars = {grammar};
+      o.cache_dir = "-";
+      auto x = extract::Extractor::load(o);
+      if (!x) FAIL(x.error().to_string());
+      loaded[grammar] = std::move(*x);
+    }
+    const extract::Extractor& x = *loaded[grammar];
+    text::ViewOptions vo;
+    vo.format = text::ViewOptions::FormatChoice::kText;
+    const std::string text(row.fields[3]);
+    auto view = text::make_view(text, vo);
+    REQUIRE(view);
+    const std::string self(row.fields[2]);
+    auto session = x.start(self == "-" ? std::string() : self);
+    std::vector<extract::Citation> got;
+    REQUIRE(x.extract(*view, *session, got));
+    std::string urns;
+    for (const auto& c : got) urns += (urns.empty() ? "" : " ; ") + c.urn;
+    const std::string expected(row.fields[4]);
+    CHECK(urns == (expected == "-" ? std::string() : expected));
+  }
+}
