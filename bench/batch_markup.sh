@@ -3,9 +3,16 @@
 # (default 2000) documents built from the project's corpora: Italian and Portuguese text as
 # plain text and as HTML (one <p> per line), UK CLML and ZA Akoma Ntoso XML as they are.
 # Runs with 1 and 2 jobs (and JOBS="1 2 4" to choose), then HTML only with 1 job; prints files/s,
-# MB/s (wall clock), MB/s per core (user+sys CPU time), citations, peak RSS (GNU time -v) and the
-# scaling 1 -> N jobs, and keeps them with the machine description in bench/results/.
-# The machine is shared: CPU-time figures are the stable ones; take the median of REPEAT runs.
+# MB/s (wall clock), MB/s per core (user+sys CPU time, and user time alone), citations, peak RSS
+# (GNU time -v) and the scaling 1 -> N jobs, and keeps them with the machine description in
+# bench/results/. Each figure is the median of REPEAT runs, column by column.
+# The machine is shared: CPU-time figures are the stable ones. Every run writes a new output
+# tree and none is deleted before the end: on ext4 without a journal (this VM's disk) creating a
+# file skips every inode freed in the last 30 s (find_inode_bit -> recently_deleted), so an
+# `rm -rf` of the last run's outputs made the next run's file creation quadratic, and on 2 jobs
+# both threads walked the same freed inodes (CPU time doubled, no scaling). Other processes'
+# deletions on the same disk still show in the system time: it is printed apart.
+# BENCH_TMPDIR: where the corpus and outputs go (default: $TMPDIR or /tmp); RESULTS: the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n_files=${N_FILES:-2000}
@@ -14,8 +21,8 @@ repeat=${REPEAT:-3}
 lexlink=${LEXLINK:-build/lexlink}
 [ -n "${LEXLINK:-}" ] || ./scripts/build.sh
 mkdir -p bench/results
-out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-batch-markup.txt"
-tmp=$(mktemp -d)
+out=${RESULTS:-"bench/results/$(date +%Y-%m-%d)-$(hostname -s)-batch-markup.txt"}
+tmp=$(mktemp -d -p "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}")
 trap 'rm -rf "$tmp"' EXIT
 
 # The documents: in/{text,html,xml}/dNN/NAME, cycling through the sources.
@@ -41,12 +48,12 @@ total_bytes=$(find "$tmp/in" -type f -printf '%s\n' | awk '{ s += $1 } END { pri
 html_bytes=$(find "$tmp/in/html" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 "$lexlink" extract --jobs 2 "$tmp/in" > /dev/null 2>&1 || true  # warm the page cache and trigger cache
 
-# run LABEL JOBS DIR BYTES: the median (by wall time) of $repeat runs, one result line.
+# run LABEL JOBS DIR BYTES: the medians (column by column) of $repeat runs, one result line.
 run() {
   local label=$1 jobs=$2 dir=$3 bytes=$4 r
   for ((r = 0; r < repeat; r++)); do
-    rm -rf "$tmp/out"
-    /usr/bin/time -v -o "$tmp/time" "$lexlink" markup --out-dir "$tmp/out" --jobs "$jobs" \
+    local out_dir="$tmp/out.$label.$jobs.$r"  # new each time: see the note at the top
+    /usr/bin/time -v -o "$tmp/time" "$lexlink" markup --out-dir "$out_dir" --jobs "$jobs" \
       --progress none --stats "$tmp/stats.json" "$dir"
     wall=$(grep -F 'Elapsed (wall clock)' "$tmp/time" | awk '{ print $NF }' |
       awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
@@ -56,13 +63,15 @@ run() {
     files=$(sed 's/.*"files_done":\([0-9]*\).*/\1/' "$tmp/stats.json")
     cites=$(sed 's/.*"citations":\([0-9]*\).*/\1/' "$tmp/stats.json")
     echo "$wall $user $sys $rss $files $cites"
-  done | sort -n | awk -v m=$(((repeat + 1) / 2)) 'NR == m' > "$tmp/median"
-  read -r wall user sys rss files cites < "$tmp/median"
-  echo "$label $jobs $wall" >> "$tmp/walls"
+  done > "$tmp/runs"
+  median() { awk "{ print $1 }" "$tmp/runs" | sort -g | awk -v m=$(((repeat + 1) / 2)) 'NR == m'; }
+  wall=$(median '$1') user=$(median '$2') sys=$(median '$3') rss=$(median '$4')
+  files=$(median '$5') cites=$(median '$6') cpu=$(median '$2 + $3')
+  echo "$label $jobs $wall $cpu" >> "$tmp/walls"
   awk -v l="$label" -v j="$jobs" -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" \
-      -v f="$files" -v c="$cites" 'BEGIN {
-    printf "%-5s jobs %d: %d files, %.1f MB, %d citations; wall %.2f s: %.0f files/s, %.1f MB/s; CPU %.2f s: %.1f MB/s per core; peak RSS %.1f MB\n",
-           l, j, f, b / 1e6, c, w, f / w, b / 1e6 / w, u + s, b / 1e6 / (u + s), r / 1024 }'
+      -v f="$files" -v c="$cites" -v cpu="$cpu" 'BEGIN {
+    printf "%-5s jobs %d: %d files, %.1f MB, %d citations; wall %.2f s: %.0f files/s, %.1f MB/s; CPU %.2f s (user %.2f, sys %.2f): %.1f MB/s per core (%.1f on user time); peak RSS %.1f MB\n",
+           l, j, f, b / 1e6, c, w, f / w, b / 1e6 / w, cpu, u, s, b / 1e6 / cpu, b / 1e6 / u, r / 1024 }'
 }
 
 {
@@ -72,9 +81,11 @@ run() {
   for j in $jobs_list; do run all "$j" "$tmp/in" "$total_bytes"; done
   run html 1 "$tmp/in/html" "$html_bytes"
   base=$(awk '$1 == "all" && $2 == 1 { print $3 }' "$tmp/walls")
+  base_cpu=$(awk '$1 == "all" && $2 == 1 { print $4 }' "$tmp/walls")
   for j in $jobs_list; do
     [ "$j" = 1 ] && continue
-    awk -v j="$j" -v b="$base" '$1 == "all" && $2 == j { printf "scaling 1 -> %d jobs (wall clock): %.2fx\n", j, b / $3 }' "$tmp/walls"
+    awk -v j="$j" -v b="$base" -v c="$base_cpu" '$1 == "all" && $2 == j {
+      printf "scaling 1 -> %d jobs (wall clock): %.2fx; CPU time %.2f -> %.2f s (%.2fx)\n", j, b / $3, c, $4, $4 / c }' "$tmp/walls"
   done
   echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (the machine is shared: wall-clock figures move with it)"
 } | tee "$out"

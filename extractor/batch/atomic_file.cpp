@@ -47,16 +47,6 @@ void AtomicFile::abort() {
 Status AtomicFile::open(const std::string& path) {
   namespace fs = std::filesystem;
   path_ = path;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) {
-    std::error_code ec;
-    fs::create_directories(parent, ec);
-    if (ec && !fs::is_directory(parent)) {
-      Error e = make_error(ErrorCode::kIoError, "cannot create folder: " + ec.message());
-      e.file = parent.string();
-      return e;
-    }
-  }
   struct stat st {};
   mode_t mode = 0;
   if (::stat(path.c_str(), &st) == 0) {
@@ -66,6 +56,22 @@ Status AtomicFile::open(const std::string& path) {
   }
   temp_ = temp_name_for(path);
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  // The parent folders are made when the first file in them is: one failed open, not a
+  // create_directories (a stat per level) for every file.
+  if (fd_ < 0 && errno == ENOENT) {
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) {
+      std::error_code ec;
+      fs::create_directories(parent, ec);
+      if (ec && !fs::is_directory(parent)) {
+        temp_.clear();
+        Error e = make_error(ErrorCode::kIoError, "cannot create folder: " + ec.message());
+        e.file = parent.string();
+        return e;
+      }
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    }
+  }
   if (fd_ < 0) {
     const int err = errno;
     temp_.clear();

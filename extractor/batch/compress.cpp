@@ -88,24 +88,17 @@ Status InputStream::open(const std::string& path) {
 }
 
 Status InputStream::fill() {
-  if (in_pos_ == in_.size()) {
-    in_.clear();
-    in_pos_ = 0;
-  }
+  in_len_ = 0;
+  in_pos_ = 0;
   if (eof_) return Status::Ok();
-  const std::size_t had = in_.size();
-  in_.resize(had + kRawBlock);
+  if (!in_) in_ = std::make_unique_for_overwrite<char[]>(kRawBlock);
   while (true) {
-    const ssize_t n = ::read(fd_, in_.data() + had, kRawBlock);
+    const ssize_t n = ::read(fd_, in_.get(), kRawBlock);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      in_.resize(had);
-      return io_error("cannot read", name_, err);
-    }
-    in_.resize(had + static_cast<std::size_t>(n));
+    if (n < 0) return io_error("cannot read", name_, errno);
+    in_len_ = static_cast<std::size_t>(n);
     if (n == 0) eof_ = true;
-    hasher_.update(std::string_view(in_).substr(had));
+    hasher_.update(std::string_view(in_.get(), in_len_));
     raw_bytes_ += static_cast<std::uint64_t>(n);
     return Status::Ok();
   }
@@ -114,10 +107,10 @@ Status InputStream::fill() {
 Status InputStream::read(std::string& out, std::size_t max) {
   out.clear();
   if (compression_ == Compression::kNone) {
-    if (in_pos_ == in_.size()) {
+    if (in_pos_ == in_len_) {
       if (Status s = fill(); !s) return s;
     }
-    out.assign(in_, in_pos_, std::min(max, in_.size() - in_pos_));
+    out.assign(in_.get() + in_pos_, std::min(max, in_len_ - in_pos_));
     in_pos_ += out.size();
     bytes_ += out.size();
     return Status::Ok();
@@ -125,9 +118,9 @@ Status InputStream::read(std::string& out, std::size_t max) {
   out.resize(max);
   std::size_t produced = 0;
   while (produced == 0) {
-    if (in_pos_ == in_.size()) {
+    if (in_pos_ == in_len_) {
       if (Status s = fill(); !s) return s;
-      if (in_pos_ == in_.size() && eof_) {  // the end of the raw bytes
+      if (in_pos_ == in_len_ && eof_) {  // the end of the raw bytes
         const bool complete =
             compression_ == Compression::kGzip ? codec_->z_end : codec_->zstd_last == 0;
         if (!complete || raw_bytes_ == 0) {
@@ -136,8 +129,8 @@ Status InputStream::read(std::string& out, std::size_t max) {
         break;
       }
     }
-    const char* src = in_.data() + in_pos_;
-    const std::size_t avail = in_.size() - in_pos_;
+    const char* src = in_.get() + in_pos_;
+    const std::size_t avail = in_len_ - in_pos_;
     if (compression_ == Compression::kGzip) {
       z_stream& z = codec_->z;
       if (codec_->z_end) {  // another gzip member follows (concatenated .gz files)

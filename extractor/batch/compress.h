@@ -41,14 +41,17 @@ class InputStream {
   std::uint64_t bytes() const { return bytes_; }  // decompressed bytes returned so far
 
  private:
-  Status fill();  // reads raw bytes into in_
+  Status fill();  // reads the next raw bytes into in_ (once all of it was used)
   struct Codec;
   int fd_ = -1;
   bool owned_ = false;
   bool eof_ = false;
   Compression compression_ = Compression::kNone;
   std::string name_;
-  std::string in_;
+  // Raw bytes read and not yet used: in_[in_pos_, in_len_). Allocated at the first read, never
+  // zero-filled (a document of a few KB costs no 256 KB memset).
+  std::unique_ptr<char[]> in_;
+  std::size_t in_len_ = 0;
   std::size_t in_pos_ = 0;
   std::unique_ptr<Codec> codec_;
   Hasher hasher_;

@@ -329,7 +329,8 @@ class MarkupBatch {
     if (Status s = input.open(in.path); !s) return error(error_text(s.error(), in.path));
     std::string head, block;
     if (Status s = read_head(input, head, block); !s) return error(error_text(s.error(), in.path));
-    if (text::is_binary(head)) {
+    // The probe as for one document: the first kBinaryProbeBytes, not the whole first block.
+    if (text::is_binary(std::string_view(head).substr(0, text::kBinaryProbeBytes))) {
       return error(
           "looks like a binary file (NUL or control bytes), not a text, HTML or XML "
           "document");
