@@ -455,9 +455,15 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       return toks[u_.units[a].first_token + u_.units[a].token_count - 1].end ==
              toks[u_.units[b].first_token].begin;
     };
+    // ")" after a letter, or after its latin suffix ("b-ter)", "m-undecies)").
+    auto closes_letter = [&](std::uint32_t at) {
+      if (unit_is(at + 1, ")")) return true;
+      const std::uint32_t k = unit_is(at + 1, "-") ? at + 2 : at + 1;
+      return k < s.end && cell(u_.units[k], "latin").has_value() && unit_is(k + 1, ")");
+    };
     if (letters && single_letter(i) != 0 &&
-        (unit_is(i + 1, ")") || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
-                                 touches(i - 1, i) && touches(i, i + 1)))) {
+        (closes_letter(i) || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
+                              touches(i - 1, i) && touches(i, i + 1)))) {
       const char l = single_letter(i);
       Element e{Element::Kind::kValue, {}, {}};
       e.value.text = format == "letter" ? std::string(1, l) : std::to_string(l - 'a' + 1);
@@ -795,7 +801,18 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
               k + 1 < seg.size() &&
               (seg[k + 1].kind == Element::Kind::kLevel || seg[k + 1].kind == Element::Kind::kAnd ||
                seg[k + 1].kind == Element::Kind::kComma);
-          if (current == nullptr || level_follows) {
+          // Ordinals right after their level word, as a list: "commi terzo e quarto".
+          std::size_t b = k;
+          while (b > 0 && (seg[b - 1].kind == Element::Kind::kOrdinal ||
+                           seg[b - 1].kind == Element::Kind::kAnd ||
+                           seg[b - 1].kind == Element::Kind::kComma)) {
+            --b;
+          }
+          const bool after_level = current != nullptr && pending.empty() && b > 0 &&
+                                   seg[b - 1].kind == Element::Kind::kLevel;
+          if (after_level) {
+            if (!add(current_level, e.value)) return {};
+          } else if (current == nullptr || level_follows) {
             pending.push_back(e.value);
           } else if (!add(current_level, e.value)) {
             return {};
