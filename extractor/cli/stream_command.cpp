@@ -18,6 +18,7 @@
 #include "cli/json_lines.h"
 #include "extract/citation_source.h"
 #include "rewrite/document.h"
+#include "text/view_builder.h"
 #include "urn/profiles.h"
 #include "urn/urn.h"
 
@@ -163,11 +164,21 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
       extract::ExtractorSource source(rec.extractor, rec.self);
       source.keep_citations(&citations);
       if (no_content) {
-        // Citations only: the source run over the view, nothing written.
-        rewrite::StringSink sink(marked);
-        rewrite::DocumentRewriter doc(rec.view, rewrite_options, source, sink);
-        if (Status s = doc.feed(rec.content); !s) return fail(s.error().to_string());
-        if (Status s = doc.finish(); !s) return fail(s.error().to_string());
+        // Citations only: the extractor over the document's view, chunk by chunk as markup
+        // reads it, and no rewriter (nothing would be written).
+        text::ViewBuilder builder(rec.view);
+        std::vector<rewrite::Request> requests;
+        auto drain = [&]() -> Status {
+          while (auto chunk = builder.next()) {
+            requests.clear();
+            if (Status s = source.find(*chunk, requests); !s) return s;
+          }
+          return Status::Ok();
+        };
+        if (Status s = builder.feed(rec.content); !s) return fail(s.error().to_string());
+        if (Status s = drain(); !s) return fail(s.error().to_string());
+        if (Status s = builder.finish(); !s) return fail(s.error().to_string());
+        if (Status s = drain(); !s) return fail(s.error().to_string());
       } else {
         rewrite::StringSink sink(marked);
         rewrite::DocumentRewriter doc(rec.view, rewrite_options, source, sink);
