@@ -127,7 +127,11 @@ bool GroupSync::due() const {
 
 Status GroupSync::sync() {
   if (pending_ == 0) return Status::Ok();
-  pending_ = 0;
+  reset();
+  return sync_fs();
+}
+
+Status GroupSync::sync_fs() const {
   if (fd_ >= 0 && ::syncfs(fd_) != 0) return io_error("cannot sync", dir_, errno);
   return Status::Ok();
 }

@@ -53,7 +53,12 @@ class GroupSync {
   void note();
   bool due() const;
   std::size_t pending() const { return pending_; }
-  Status sync();
+  Status sync();  // reset() then sync_fs()
+  // The two halves of sync(), for a caller that syncs on another thread: reset() (on the thread
+  // that calls note() and due()) starts a new group; sync_fs() flushes the filesystem (it reads
+  // nothing that note() or reset() write).
+  void reset() { pending_ = 0; }
+  Status sync_fs() const;
 
  private:
   int fd_ = -1;
