@@ -25,6 +25,7 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
     r.original = rewrite::Span{c.start, c.end};
     r.urn = std::move(c.urn);
     r.rule = std::move(c.rule);
+    r.inner = c.inner;
     out.push_back(std::move(r));
   }
   return Status::Ok();

@@ -842,7 +842,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
           if (g.setting("partition.act-words") == "yes") {
             if (auto ait = caps.find("act"); ait != caps.end() && !ait->second.empty()) {
-              items.push_back(Interpreter::PartitionItem{std::string(), ait->second});
+              Interpreter::PartitionItem act{std::string(), ait->second};
+              act.act_words = true;
+              items.push_back(std::move(act));
             }
           }
           std::string sep = g.setting("partition.separator." + jurisdiction);
@@ -928,6 +930,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           c.jurisdiction = jurisdiction;
           c.rule = g.name() + "/" + rule.name;
           c.complete = complete;
+          c.inner = item.act_words;
           if (ex != nullptr) ex->urns.push_back(c.urn);
           out.push_back(std::move(c));
           any = true;

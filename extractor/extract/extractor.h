@@ -34,6 +34,9 @@ struct Citation {
   std::string jurisdiction;  // of the name ("it", "eu", ...)
   std::string rule;          // "grammar/rule"
   bool complete = true;      // false for partial names (year without date, issuer unknown)
+  // The act cited on its own words inside a citation of its partition (partition.act-words):
+  // markup links the partition citation instead.
+  bool inner = false;
 };
 
 struct ExtractorOptions {

@@ -58,10 +58,11 @@ class Interpreter {
 
   // A partition chain read into one item per cited partition.
   struct PartitionItem {
-    std::string id;         // "art3-com2", "art6_cpt_inc2"
-    Span span;              // the units this item stands for
-    bool whole = false;     // inside a range: the span is the whole citation
-    bool in_range = false;  // an end or the inside of a range ("arts. 11-A a 11-C")
+    std::string id;          // "art3-com2", "art6_cpt_inc2"
+    Span span;               // the units this item stands for
+    bool whole = false;      // inside a range: the span is the whole citation
+    bool in_range = false;   // an end or the inside of a range ("arts. 11-A a 11-C")
+    bool act_words = false;  // the act on its own words inside the chain's citation
   };
   // Reads the chain in `s`; `match` is the whole match (the first item starts at the chain,
   // the last ends with the match). Empty when the chain cannot be read.

@@ -38,6 +38,10 @@ struct Request {
   std::string href;      // precomputed href; empty: computed from the link options
   std::string rule;      // who proposed it (a rule name, "citations:12"), echoed in the report
   std::uint64_t id = 0;  // the caller's number (e.g. the line of a citations file), echoed
+  // The act cited on its own words inside a citation of one of its partitions ("Act No. 32 of
+  // 2000" in "section 12 of the ... Act, 2000 (Act No. 32 of 2000)": the extractor's
+  // partition.act-words): it gives way to the citation holding it, which is linked instead.
+  bool inner = false;
 };
 
 // Why a request was, or was not, linked. Every value has a stable snake_case name (to_string)
@@ -52,7 +56,8 @@ enum class Reason : std::uint8_t {
   kInsideAtomic,      // starts or ends inside an entity / decoded character and snapping
                       // outward runs into a neighbouring citation
   kOverlapsCitation,  // overlaps a citation linked before it (requests are taken in order),
-                      // or holds a narrower citation, which is linked instead
+                      // or holds a narrower citation, which is linked instead (unless the
+                      // narrower one is an inner request, which gives way to it)
   kNoText,            // the span holds no text (empty, or only markup)
   kOutOfRange,        // the span is reversed or outside the document / chunk
   kCrossesChunk,      // the span runs past the end of its view chunk

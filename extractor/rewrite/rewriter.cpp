@@ -685,6 +685,36 @@ struct Rewriter::Impl {
     // Mapped requests in document order (ties: the order they came in).
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return mapped[a].tb < mapped[b].tb; });
+    // An inner request (the act's own words inside a citation of its partition) gives way to
+    // a request holding it. Each looks at most 1024 requests around it.
+    {
+      std::vector<std::size_t> outer;
+      outer.reserve(order.size());
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        const Mapped& c = mapped[order[k]];
+        bool held = false;
+        if (requests[order[k]].inner) {
+          for (std::size_t j = k + 1; j < order.size() && j <= k + 1024 && !held; ++j) {
+            const Mapped& n = mapped[order[j]];
+            if (n.tb > c.tb) break;
+            held = !requests[order[j]].inner && n.te >= c.te;  // same start, as long or longer
+          }
+          for (std::size_t j = k; j-- > 0 && k - j <= 1024 && !held;) {
+            const Mapped& n = mapped[order[j]];
+            held = !requests[order[j]].inner && n.te >= c.te;
+          }
+        }
+        if (held) {
+          Mapped& m = mapped[order[k]];
+          m.ok = false;
+          m.reason = Reason::kOverlapsCitation;
+          m.detail = "the act's own words inside a citation of its partition, linked instead";
+        } else {
+          outer.push_back(order[k]);
+        }
+      }
+      order = std::move(outer);
+    }
     // A citation whose span holds another, narrower one gives way to it (the inside of a range
     // "arts. 1º a 4º da Lei ..." spans the whole range; the items and the act have their own
     // words). Each request looks at most 1024 requests ahead.

@@ -10,6 +10,11 @@ std::optional<rewrite::Request> locate(const text::TextView& view, const std::st
                                        const std::string& urn) {
   rewrite::Request r;
   r.urn = urn;
+  if (locator.rfind("inner ", 0) == 0) {  // "inner t:legge": an inner request
+    auto inner = locate(view, locator.substr(6), urn);
+    if (inner) inner->inner = true;
+    return inner;
+  }
   const std::size_t colon = locator.find(':');
   if (colon == std::string::npos) return std::nullopt;
   const std::string kind = locator.substr(0, colon);

@@ -2,7 +2,8 @@
 //
 // A locator names a span the way a test table can: `t:TEXT` (the first occurrence of TEXT in
 // the view's text; `t2:TEXT` the second...), `o:BYTES` (in the original bytes), `T:B-E` (text
-// offsets), `O:B-E` (original offsets). Several locators are joined by " || ".
+// offsets), `O:B-E` (original offsets); `inner ` before a locator makes the request inner (the
+// act's own words inside a citation of its partition). Several locators are joined by " || ".
 // StubSource is a CitationSource proposing fixed requests, routed to the chunk holding them.
 #pragma once
 
