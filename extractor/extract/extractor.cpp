@@ -972,22 +972,29 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   }
   const std::size_t first_new = out.size();
   if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
-    // The grammar whose triggers this first chunk holds most often, a marker (a word typical
-    // of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers (ties: the first
-    // by name).
+    // The grammar whose triggers the first 64 KiB of this first chunk hold most often, a marker
+    // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
+    // (ties: the first by name). 64 KiB tell the languages apart, and bound what every grammar
+    // but the chosen one costs: with all seven loaded, the first chunk of each document is
+    // scanned once per grammar.
     constexpr std::size_t kMarkerWeight = 8;
+    constexpr std::size_t kChoiceBytes = 64 << 10;
+    std::string_view sample = chunk.text.substr(0, kChoiceBytes);
+    if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
+      const std::size_t nl = sample.rfind('\n');
+      if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
+    }
     std::size_t best = 0;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
       st.starts.clear();
-      if (Status s = engines_[ei]->scanner->find_starts(chunk.text, *st.scratch[ei], st.starts);
-          !s) {
+      if (Status s = engines_[ei]->scanner->find_starts(sample, *st.scratch[ei], st.starts); !s) {
         return s;
       }
       std::size_t score = st.starts.size();
       if (engines_[ei]->markers) {
         st.starts.clear();
         if (Status s =
-                engines_[ei]->markers->find_starts(chunk.text, *st.marker_scratch[ei], st.starts);
+                engines_[ei]->markers->find_starts(sample, *st.marker_scratch[ei], st.starts);
             !s) {
           return s;
         }

@@ -84,11 +84,12 @@ TEST_CASE("the Hyperscan and RE2 paths give the same bytes on every bundled docu
 
 TEST_CASE("auto jurisdiction reads every bundled document with its own jurisdiction's grammar",
           "[cli][extract]") {
-  // Italian, Brazilian, UK and South African documents (English UK and South African texts share
-  // most trigger words; the grammars' markers tell them apart), and an EU act in English.
+  // Italian, Brazilian, French, UK, South African and US documents (English UK, South African
+  // and US texts share most trigger words; the grammars' markers tell them apart), and an EU act
+  // in English.
   std::size_t documents = 0;
-  for (const char* corpus :
-       {"it-normattiva-gazzetta-civica", "br-lexml-eta", "uk-clml", "za-laws-africa-bylaws"}) {
+  for (const char* corpus : {"it-normattiva-gazzetta-civica", "br-lexml-eta", "fr-legi-kali",
+                             "uk-clml", "za-laws-africa-bylaws", "us-uslm-uscode"}) {
     const std::string jurisdiction = std::string(corpus).substr(0, 2);
     for (const auto& e : std::filesystem::directory_iterator(
              data_path(std::string("corpora/") + corpus + "/text"))) {
@@ -100,7 +101,7 @@ TEST_CASE("auto jurisdiction reads every bundled document with its own jurisdict
       ++documents;
     }
   }
-  CHECK(documents >= 30);
+  CHECK(documents >= 35);
   const std::string eu = write_temp(
       "lexlink-eu-act.txt",
       "Regulation (EU) 2016/679 of the European Parliament and of the Council of 27 April 2016 "
@@ -192,10 +193,30 @@ TEST_CASE("jurisdiction auto reads each document with the grammar its text calls
       "lexlink-auto-br.txt", "Altera o art. 5º da Lei nº 8.078, de 11 de setembro de 1990.\n");
   const std::string eu =
       write_temp("lexlink-auto-eu.txt", "Article 5(1) of Regulation (EU) 2016/679 applies.\n");
-  auto r = run_cli({"extract", "--jurisdiction", "auto", it, br, eu});
+  // US Code text says "Secretary" as often as UK text does; "Stat.", "Pub." tell it apart.
+  const std::string us = write_temp(
+      "lexlink-auto-us.txt",
+      "There is hereby established in the Department of the Interior a bureau, to be appointed "
+      "by the Secretary of the Interior, as may be required to carry out the purposes of "
+      "sections 1, 3, and 5 to 7 of this title. The Secretary shall report to the Secretary of "
+      "Energy and to the Secretary of Labor.\n(May 16, 1910, ch. 240, section 1, 36 Stat. 369; "
+      "Pub. L. 102-285, section 10(b), May 18, 1992, 106 Stat. 172.)\n");
+  const std::string uk =
+      write_temp("lexlink-auto-uk.txt",
+                 "The Secretary of State may by order amend section 6(1) of the Transport Act "
+                 "1985 (c. 67); see S.I. 2002/808.\n");
+  auto r = run_cli({"extract", "--jurisdiction", "auto", it, br, eu, us, uk});
   REQUIRE(r.exit_code == 0);
   const auto lines = json_lines(r.out);
-  REQUIRE(lines.size() == 3);
+  REQUIRE(lines.size() == 9);
+  for (std::size_t i = 3; i < 7; ++i) {
+    INFO(lines[i].dump());
+    CHECK(lines[i]["file"] == us);
+    CHECK(lines[i]["rule"].get<std::string>().rfind("us/", 0) == 0);
+  }
+  CHECK(lines[4]["urn"] == "urn:lex:us:congress:statutes.at.large:36;36-stat-369");
+  CHECK(lines[7]["urn"] == "urn:lex:uk:parliament:act:1985;67~section-6-1");
+  CHECK(lines[8]["rule"].get<std::string>().rfind("uk/", 0) == 0);
   CHECK(lines[0]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56~art3");
   CHECK(lines[0]["rule"].get<std::string>().rfind("it/", 0) == 0);
   CHECK(lines[1]["urn"] == "urn:lex:br:federal:lei:1990-09-11;8078~art5");
