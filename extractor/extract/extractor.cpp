@@ -979,7 +979,7 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     // scanned once per grammar.
     constexpr std::size_t kMarkerWeight = 8;
     constexpr std::size_t kChoiceBytes = 64 << 10;
-    std::string_view sample = chunk.text.substr(0, kChoiceBytes);
+    std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceBytes);
     if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
       const std::size_t nl = sample.rfind('\n');
       if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
