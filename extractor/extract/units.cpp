@@ -238,6 +238,7 @@ struct Level {
   int rank = 0;
   std::string format;  // number, letter, letter-index, roman, fixed:<v>
   std::string parent;
+  bool singular = false;  // the word names one value ("comma", not "commi": `plural` = no)
 };
 
 struct Element {
@@ -257,11 +258,12 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   if (part_cls < 0) return {};
   const auto& pc = g_.lexicon().classes()[static_cast<std::size_t>(part_cls)];
   const int c_id = pc.column("id"), c_rank = pc.column("rank"), c_value = pc.column("value"),
-            c_parent = pc.column("parent");
+            c_parent = pc.column("parent"), c_plural = pc.column("plural");
   auto level_of_row = [&](std::size_t row) {
     const auto& r = pc.rows[row];
     return Level{r[static_cast<std::size_t>(c_id)], to_int(r[static_cast<std::size_t>(c_rank)]),
-                 r[static_cast<std::size_t>(c_value)], r[static_cast<std::size_t>(c_parent)]};
+                 r[static_cast<std::size_t>(c_value)], r[static_cast<std::size_t>(c_parent)],
+                 c_plural >= 0 && r[static_cast<std::size_t>(c_plural)] == "no"};
   };
   const std::string& suffix_mode = g_.setting("partition.suffix");
   const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
@@ -839,10 +841,16 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         case Element::Kind::kTo: range_next = true; break;
         case Element::Kind::kComma:
           // "commi 1, 2 e 4, 56": after a list closed by "e", a comma goes back up a level.
-          if (and_seen && path.size() >= 2 && current != nullptr &&
-              path.back().level.id == current_level.id) {
+          // "articoli 128-quater, comma 2, e 128-sexies, comma 2": after the one value of a
+          // singular level word, a comma and a bare value go back up a level too.
+          if (path.size() >= 2 && current != nullptr && path.back().level.id == current_level.id) {
+            const bool value_next =
+                (k + 1 < seg.size() && seg[k + 1].kind == Element::Kind::kValue) ||
+                (k + 2 < seg.size() && seg[k + 1].kind == Element::Kind::kAnd &&
+                 seg[k + 2].kind == Element::Kind::kValue);
             const Level up = path[path.size() - 2].level;
-            if (up.format.rfind("fixed:", 0) != 0) {
+            if ((and_seen || (current_level.singular && value_next)) &&
+                up.format.rfind("fixed:", 0) != 0) {
               current_level = up;
               and_seen = false;
             }
