@@ -140,7 +140,8 @@ struct Extractor::Session::State {
   std::uint64_t count_chars = 0;
   bool seen_text = false;     // a chunk was read (the heading check is for the document's start)
   bool heading_pass = false;  // reading the document's first lines for its heading
-  int chosen = -1;            // with --jurisdiction auto: the engine this document is read with
+  std::uint64_t heading_end = 0;  // text offset: the end of the heading line that named it
+  int chosen = -1;                // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -1038,7 +1039,18 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     std::stable_sort(found.begin(), found.end(), [](const Citation& a, const Citation& b) {
       return a.text_begin < b.text_begin;
     });
-    if (!found.empty() && is_heading(found.front(), chunk)) st.self = found.front().work;
+    // The first line of the heading names the document; a partial name there ("Health and
+    // Social Care (Wales) Act 2025", no chapter) gives way to a complete one on a following
+    // heading line ("2025 asc 1").
+    if (!found.empty() && is_heading(found.front(), chunk)) {
+      const Citation* pick = &found.front();
+      for (const Citation& c : found) {
+        if (pick->complete) break;
+        if (c.complete && is_heading(c, chunk)) pick = &c;
+      }
+      st.self = pick->work;
+      st.heading_end = pick->text_end;
+    }
   }
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
@@ -1059,7 +1071,11 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   // The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
   // first lines) named the document above; it is not a citation.
   if (!st.seen_text && first_new < out.size() && is_heading(out[first_new], chunk)) {
-    out.erase(out.begin() + static_cast<long>(first_new));
+    auto last = out.begin() + static_cast<long>(first_new) + 1;
+    while (last != out.end() && last->text_end <= st.heading_end && is_heading(*last, chunk)) {
+      ++last;
+    }
+    out.erase(out.begin() + static_cast<long>(first_new), last);
   }
   if (!chunk.text.empty()) st.seen_text = true;
   for (std::size_t i = first_new; i < out.size(); ++i) {
