@@ -1,5 +1,8 @@
 #include "cli/json_lines.h"
 
+#include <cstdint>
+#include <cstring>
+
 #include "common/utf8.h"
 
 namespace lexlink::cli {
@@ -8,13 +11,32 @@ std::string to_json_line(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+namespace {
+
+// Whether one of the eight bytes of `w` needs more than copying: a control character, a byte of
+// a multi-byte character (checked for validity), '"' or '\\'. Exact (no false positives).
+bool needs_care(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+  const std::uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHigh;
+  return ((w & kHigh) | below_space | has_zero(w ^ (0x22 * kOnes)) | has_zero(w ^ (0x5C * kOnes))) !=
+         0;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
-    // A run of printable ASCII other than '"' and '\\' is copied as it is, in one append.
+    // A run of printable ASCII other than '"' and '\\' is copied as it is, in one append; the
+    // run is found eight bytes at a time, then byte by byte.
     std::size_t run = i;
+    for (std::uint64_t w; run + 8 <= s.size(); run += 8) {
+      std::memcpy(&w, s.data() + run, 8);
+      if (needs_care(w)) break;
+    }
     while (run < s.size()) {
       const auto r = static_cast<unsigned char>(s[run]);
       if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;

@@ -96,6 +96,13 @@ struct Extractor::Engine {
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
   int parts_capture_missing = 0;
+  // The settings read for every citation, looked up once (grammars/README.md).
+  bool lines_are_blocks = false;  // line-break = paragraph
+  bool range_act = false;         // partition.range-act = yes
+  bool act_words = false;         // partition.act-words = yes
+  std::string separator;          // partition.separator (default "-")
+  std::map<std::string, std::string, std::less<>> separator_of;  // partition.separator.<jur>
+  std::set<std::string, std::less<>> complete_year;              // complete-year.<jur> = yes
 };
 
 // What the rule programs say about one span of unit symbols: the rules whose pattern matches
@@ -181,6 +188,18 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
+    engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
+    engine->range_act = engine->g.setting("partition.range-act") == "yes";
+    engine->act_words = engine->g.setting("partition.act-words") == "yes";
+    engine->separator = engine->g.setting("partition.separator");
+    if (engine->separator.empty()) engine->separator = "-";
+    for (const auto& [key, value] : engine->g.settings()) {
+      if (key.rfind("partition.separator.", 0) == 0 && !value.empty()) {
+        engine->separator_of[key.substr(std::strlen("partition.separator."))] = value;
+      } else if (key.rfind("complete-year.", 0) == 0 && value == "yes") {
+        engine->complete_year.insert(key.substr(std::strlen("complete-year.")));
+      }
+    }
     // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
     // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
     // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
@@ -563,7 +582,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     UnitText& u = st.units;
     u.clear();
     u.tokens.source = text;
-    const bool lines_are_blocks = g.setting("line-break") == "paragraph";
+    const bool lines_are_blocks = e.lines_are_blocks;
     for (const auto& [lo, hi] : windows) {
       const std::size_t first_token = u.tokens.tokens.size();
       lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo));
@@ -826,7 +845,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const bool range =
               std::any_of(items.begin(), items.end(),
                           [](const Interpreter::PartitionItem& i) { return i.in_range; });
-          if (range && g.setting("partition.range-act") == "yes") {
+          if (range && e.range_act) {
             std::uint32_t act_begin = match.end;
             for (const auto& [name, span] : caps) {
               if (name != "parts" && name != "span" && span.begin >= pit->second.end) {
@@ -841,16 +860,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           // `partition.act-words = yes`: the act is also cited on its own words (the capture
           // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
-          if (g.setting("partition.act-words") == "yes") {
+          if (e.act_words) {
             if (auto ait = caps.find("act"); ait != caps.end() && !ait->second.empty()) {
               Interpreter::PartitionItem act{std::string(), ait->second};
               act.act_words = true;
               items.push_back(std::move(act));
             }
           }
-          std::string sep = g.setting("partition.separator." + jurisdiction);
-          if (sep.empty()) sep = g.setting("partition.separator");
-          if (sep.empty()) sep = "-";
+          const auto sit = e.separator_of.find(jurisdiction);
+          const std::string& sep = sit == e.separator_of.end() ? e.separator : sit->second;
           for (auto& item : items) {
             std::string joined;
             for (char c : item.id) {
@@ -872,7 +890,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // year;number (`complete-year.<jur>`: uk "1985;67").
         const bool complete =
             !partial && !year_only &&
-            (!parsed.year_only || g.setting("complete-year." + jurisdiction) == "yes");
+            (!parsed.year_only || e.complete_year.count(jurisdiction) > 0);
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&

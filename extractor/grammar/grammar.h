@@ -123,6 +123,8 @@ class Grammar {
   int window_forward() const { return window_forward_; }
   int partitions_class() const { return partitions_class_; }
   const std::string& setting(std::string_view key) const;
+  // Every `set` of the grammar, by key (for keys with a variable part: "complete-year.uk").
+  const std::map<std::string, std::string, std::less<>>& settings() const { return settings_; }
   // Every file the grammar was loaded from, with its content hash (for caches).
   const std::vector<std::string>& files() const { return files_; }
   std::uint64_t data_hash() const { return data_hash_; }
