@@ -177,25 +177,43 @@ const std::vector<char32_t>& letters_folding_to(char c) {
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
   if (out.source.empty() && base == 0) out.source = text;
   const std::size_t n = text.size();
+  const char* const p = text.data();
+  // Room for the worst case up front (a token per byte; a normal form at most three bytes per
+  // byte: an invalid byte reads as U+FFFD), so the loop below never reallocates.
+  auto make_room = [](auto& v, std::size_t more) {  // growing geometrically over many calls
+    if (v.capacity() - v.size() < more) v.reserve(std::max(v.size() + more, 2 * v.capacity()));
+  };
+  make_room(out.tokens, n);
+  make_room(out.norms, 3 * n);
   std::size_t i = 0;
   std::uint8_t newlines = 0;
-  auto begin_token = [&](std::size_t at, TokenKind kind) {
+  // Appends the token [at, end) whose normal form is the text itself.
+  auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind) {
     Token t;
     t.begin = static_cast<std::uint32_t>(base + at);
-    t.kind = kind;
+    t.end = static_cast<std::uint32_t>(base + end);
     t.norm_begin = static_cast<std::uint32_t>(out.norms.size());
+    t.kind = kind;
+    t.norm_in_source = true;
     t.newlines_before = newlines;
     newlines = 0;
     out.tokens.push_back(t);
   };
-  auto end_token = [&](std::size_t at) {
-    Token& t = out.tokens.back();
-    t.end = static_cast<std::uint32_t>(base + at);
+  // Appends the token [at, end) whose normal form was appended to `norms` from `norm_begin`.
+  auto push_norm = [&](std::size_t at, std::size_t end, TokenKind kind, std::size_t norm_begin) {
+    Token t;
+    t.begin = static_cast<std::uint32_t>(base + at);
+    t.end = static_cast<std::uint32_t>(base + end);
+    t.norm_begin = static_cast<std::uint32_t>(norm_begin);
     t.norm_len =
-        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - t.norm_begin, 0xFFFF));
+        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - norm_begin, 0xFFFF));
+    t.kind = kind;
+    t.newlines_before = newlines;
+    newlines = 0;
+    out.tokens.push_back(t);
   };
   while (i < n) {
-    const auto b = static_cast<unsigned char>(text[i]);
+    const auto b = static_cast<unsigned char>(p[i]);
     const std::uint8_t cls = kByteClass[b];
     if (cls == kSpace) {
       ++i;
@@ -207,17 +225,15 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       continue;
     }
     if (cls == kDigit) {
-      begin_token(i, TokenKind::kNumber);
-      while (i < n && kByteClass[static_cast<unsigned char>(text[i])] == kDigit) ++i;
-      end_token(i);
-      out.tokens.back().norm_in_source = true;  // digits are their own normal form
+      std::size_t e = i + 1;
+      while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kDigit) ++e;
+      push_source(i, e, TokenKind::kNumber);  // digits are their own normal form
+      i = e;
       continue;
     }
     if (cls == kPunct) {
-      begin_token(i, TokenKind::kPunct);
+      push_source(i, i + 1, TokenKind::kPunct);
       ++i;
-      end_token(i);
-      out.tokens.back().norm_in_source = true;
       continue;
     }
     // A letter (ASCII) or a non-ASCII character.
@@ -238,61 +254,58 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       continue;
     }
     if (role == Role::kPunct || role == Role::kMark) {
-      begin_token(i, TokenKind::kPunct);
+      const std::size_t norm_begin = out.norms.size();
       if (cp == utf8::kInvalid) {
         out.norms += "\xEF\xBF\xBD";
       } else {
         append_punct_norm(cp, text.substr(i, len), out.norms);
       }
+      push_norm(i, i + len, TokenKind::kPunct, norm_begin);
       i += len;
-      end_token(i);
       continue;
     }
     // A word: letters, marks and ignorable characters. Fast path: a lower-case ASCII word is its
     // own normal form.
-    begin_token(i, TokenKind::kWord);
-    {
-      std::size_t k = i;
-      while (k < n && text[k] >= 'a' && text[k] <= 'z') ++k;
-      const std::uint8_t next = k < n ? kByteClass[static_cast<unsigned char>(text[k])]
+    if (kByteClass[b] == kLetter && b >= 'a') {
+      std::size_t k = i + 1;
+      while (k < n && static_cast<unsigned char>(p[k] - 'a') < 26) ++k;
+      const std::uint8_t next = k < n ? kByteClass[static_cast<unsigned char>(p[k])]
                                       : static_cast<std::uint8_t>(kSpace);
-      if (k > i && next != kLetter && next != kHigh) {
+      if (next != kLetter && next != kHigh) {
+        push_source(i, k, TokenKind::kWord);
         i = k;
-        end_token(i);
-        out.tokens.back().norm_in_source = true;
         continue;
       }
     }
+    const std::size_t word_begin = i, norm_begin = out.norms.size();
     while (i < n) {
-      const auto c = static_cast<unsigned char>(text[i]);
+      const auto c = static_cast<unsigned char>(p[i]);
       const std::uint8_t k = kByteClass[c];
       if (k == kLetter) {
-        // A run of ASCII letters, lower-cased in one go.
+        // A run of ASCII letters, copied then lower-cased in place.
         std::size_t e = i + 1;
-        while (e < n && kByteClass[static_cast<unsigned char>(text[e])] == kLetter) ++e;
+        while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kLetter) ++e;
         const std::size_t at = out.norms.size();
-        out.norms.resize(at + (e - i));
-        char* dst = &out.norms[at];
-        for (std::size_t q = i; q < e; ++q) {
-          const auto ch = static_cast<unsigned char>(text[q]);
-          *dst++ = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        out.norms.append(p + i, e - i);
+        for (char* q = out.norms.data() + at; q != out.norms.data() + out.norms.size(); ++q) {
+          *q = static_cast<char>(*q | (static_cast<unsigned char>(*q - 'A') < 26 ? 0x20 : 0));
         }
         i = e;
         continue;
       }
       if (k != kHigh) break;
       std::size_t l;
-      const char32_t p = utf8::decode(text, i, l);
-      if (p == utf8::kInvalid) break;
-      const Role r = role_of(p);
+      const char32_t q = utf8::decode(text, i, l);
+      if (q == utf8::kInvalid) break;
+      const Role r = role_of(q);
       if (r == Role::kLetter) {
-        fold_letter(p, out.norms);
+        fold_letter(q, out.norms);
       } else if (r != Role::kMark && r != Role::kIgnore) {
         break;
       }
       i += l;
     }
-    end_token(i);
+    push_norm(word_begin, i, TokenKind::kWord, norm_begin);
   }
 }
 
