@@ -19,8 +19,8 @@ bool needs_care(std::uint64_t w) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
   const std::uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHigh;
-  return ((w & kHigh) | below_space | has_zero(w ^ (0x22 * kOnes)) | has_zero(w ^ (0x5C * kOnes))) !=
-         0;
+  return ((w & kHigh) | below_space | has_zero(w ^ (0x22 * kOnes)) |
+          has_zero(w ^ (0x5C * kOnes))) != 0;
 }
 
 }  // namespace
