@@ -888,9 +888,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         const std::string work_name = parsed.work_name;
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
         // year;number (`complete-year.<jur>`: uk "1985;67").
-        const bool complete =
-            !partial && !year_only &&
-            (!parsed.year_only || e.complete_year.count(jurisdiction) > 0);
+        const bool complete = !partial && !year_only &&
+                              (!parsed.year_only || e.complete_year.count(jurisdiction) > 0);
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&

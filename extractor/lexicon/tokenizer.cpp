@@ -269,8 +269,8 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
     if (kByteClass[b] == kLetter && b >= 'a') {
       std::size_t k = i + 1;
       while (k < n && static_cast<unsigned char>(p[k] - 'a') < 26) ++k;
-      const std::uint8_t next = k < n ? kByteClass[static_cast<unsigned char>(p[k])]
-                                      : static_cast<std::uint8_t>(kSpace);
+      const std::uint8_t next =
+          k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
       if (next != kLetter && next != kHigh) {
         push_source(i, k, TokenKind::kWord);
         i = k;
