@@ -91,7 +91,6 @@ bool same_act(const std::string& a, const std::string& b) {
 struct Extractor::Engine {
   grammar::Grammar g;
   std::shared_ptr<const scan::TriggerScanner> scanner;
-  std::shared_ptr<const scan::TriggerScanner> markers;  // null when the grammar has none
   std::unique_ptr<re2::RE2> combined;
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
@@ -132,7 +131,8 @@ struct Extractor::Session::State {
   std::string self;
   std::deque<Act> history;  // the last 64 acts cited (oldest first)
   std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> scratch;
-  std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> marker_scratch;
+  std::unique_ptr<scan::TriggerScanner::Scratch> chooser_scratch;  // with several grammars
+  std::vector<std::size_t> chooser_counts;
   UnitText units;
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
@@ -183,6 +183,15 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     }
     x->choose_per_document_ = names.size() > 1;
   }
+  // The grammar chooser's triggers and groups, and a hash of every grammar's data.
+  std::vector<std::vector<std::string>> choice_triggers;
+  std::vector<std::uint32_t> choice_groups;
+  std::uint64_t choice_hash = 0x63686f6f73657221ull;  // "chooser!"
+  scan::TriggerOptions to;
+  to.engine = options.engine;
+  to.cache_dir = options.cache_dir == "-"    ? std::string()
+                 : options.cache_dir.empty() ? default_cache_dir()
+                                             : options.cache_dir;
   for (const std::string& name : names) {
     auto g = grammar::Grammar::load(options.data_dir, name);
     if (!g) return g.error();
@@ -248,18 +257,19 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
       e.file = "grammars/" + name;
       return e;
     }
-    scan::TriggerOptions to;
-    to.engine = options.engine;
-    to.cache_dir = options.cache_dir == "-"    ? std::string()
-                   : options.cache_dir.empty() ? default_cache_dir()
-                                               : options.cache_dir;
     to.data_hash = engine->g.data_hash();
     auto scanner = scan::TriggerScanner::compile(triggers, to);
     if (!scanner) return scanner.error();
     engine->scanner = std::move(*scanner);
-    // Markers: each phrase matched with its tokens written together ("s.i.", "by-law").
+    // For the chooser: the triggers, and the markers, each phrase matched with its tokens
+    // written together ("s.i.", "by-law").
+    const auto group = static_cast<std::uint32_t>(2 * x->engines_.size());
+    choice_hash = (choice_hash ^ engine->g.data_hash()) * 0x100000001b3ull;
+    for (const auto& t : triggers) {
+      choice_triggers.push_back(t);
+      choice_groups.push_back(group);
+    }
     if (!engine->g.markers().classes().empty()) {
-      std::vector<std::vector<std::string>> marks;
       for (const std::string& v : engine->g.markers().classes()[0].variants) {
         std::vector<std::string> tokens;
         std::size_t start = 0;
@@ -269,12 +279,9 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
           if (sp == std::string::npos) break;
           start = sp + 1;
         }
-        marks.push_back(std::move(tokens));
+        choice_triggers.push_back(std::move(tokens));
+        choice_groups.push_back(group + 1);
       }
-      to.data_hash = engine->g.data_hash() ^ 0x6d61726b65727321ull;  // "markers!"
-      auto m = scan::TriggerScanner::compile(marks, to);
-      if (!m) return m.error();
-      engine->markers = std::move(*m);
     }
     // Rule programs.
     std::string combined;
@@ -316,6 +323,12 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     }
     x->engines_.push_back(std::move(engine));
   }
+  if (x->choose_per_document_) {
+    to.data_hash = choice_hash;
+    auto chooser = scan::TriggerScanner::compile(choice_triggers, to, choice_groups);
+    if (!chooser) return chooser.error();
+    x->chooser_ = std::move(*chooser);
+  }
   return std::shared_ptr<const Extractor>(std::move(x));
 }
 
@@ -350,8 +363,8 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
   s->state_->self = self_urn;
   for (const auto& e : engines_) {
     s->state_->scratch.push_back(e->scanner->make_scratch());
-    s->state_->marker_scratch.push_back(e->markers ? e->markers->make_scratch() : nullptr);
   }
+  if (chooser_) s->state_->chooser_scratch = chooser_->make_scratch();
   s->state_->answers.resize(engines_.size());
   return s;
 }
@@ -992,9 +1005,8 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
     // The grammar whose triggers the first 64 KiB of this first chunk hold most often, a marker
     // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
-    // (ties: the first by name). 64 KiB tell the languages apart, and bound what every grammar
-    // but the chosen one costs: with all seven loaded, the first chunk of each document is
-    // scanned once per grammar.
+    // (ties: the first by name). 64 KiB tell the languages apart; one scan of them counts the
+    // triggers and markers of every grammar at once (chooser_).
     constexpr std::size_t kMarkerWeight = 8;
     constexpr std::size_t kChoiceBytes = 64 << 10;
     std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceBytes);
@@ -1002,22 +1014,15 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
       const std::size_t nl = sample.rfind('\n');
       if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
     }
+    if (Status s = chooser_->count_starts(sample, *st.chooser_scratch, st.chooser_counts); !s) {
+      return s;
+    }
     std::size_t best = 0;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-      st.starts.clear();
-      if (Status s = engines_[ei]->scanner->find_starts(sample, *st.scratch[ei], st.starts); !s) {
-        return s;
-      }
-      std::size_t score = st.starts.size();
-      if (engines_[ei]->markers) {
-        st.starts.clear();
-        if (Status s =
-                engines_[ei]->markers->find_starts(sample, *st.marker_scratch[ei], st.starts);
-            !s) {
-          return s;
-        }
-        score += kMarkerWeight * st.starts.size();
-      }
+      auto count = [&](std::size_t group) {
+        return group < st.chooser_counts.size() ? st.chooser_counts[group] : 0;
+      };
+      const std::size_t score = count(2 * ei) + kMarkerWeight * count(2 * ei + 1);
       if (st.chosen < 0 || score > best) {
         best = score;
         st.chosen = static_cast<int>(ei);

@@ -96,6 +96,9 @@ class Extractor {
   Extractor() = default;
   struct Engine;
   bool choose_per_document_ = false;
+  // With several grammars: every grammar's triggers (group 2 * engine) and markers (group
+  // 2 * engine + 1) in one scanner, for choosing a grammar per document in one scan.
+  std::shared_ptr<const scan::TriggerScanner> chooser_;
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
                     std::vector<Citation>& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;

@@ -176,6 +176,9 @@ struct HsContext {
   const std::vector<Edges>* edges;
   const std::vector<std::size_t>* lengths;
   std::vector<std::uint32_t>* hits;
+  // count_starts(): the group of each trigger, and the hits keyed by group.
+  const std::vector<std::uint32_t>* groups = nullptr;
+  std::vector<std::uint64_t>* keyed_hits = nullptr;
 };
 
 int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* ctx) {
@@ -183,7 +186,12 @@ int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigne
   if (id >= c->lengths->size() || to < (*c->lengths)[id]) return 1;  // not our database: stop
   const std::size_t from = to - (*c->lengths)[id];
   if (on_boundaries(c->text, from, to, (*c->edges)[id])) {
-    c->hits->push_back(static_cast<std::uint32_t>(from));
+    if (c->keyed_hits != nullptr) {
+      const std::uint64_t group = c->groups->empty() ? 0 : (*c->groups)[id];
+      c->keyed_hits->push_back(group << 32 | from);
+    } else {
+      c->hits->push_back(static_cast<std::uint32_t>(from));
+    }
   }
   return 0;
 }
@@ -191,10 +199,16 @@ int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigne
 }  // namespace
 
 Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
-    const std::vector<std::vector<std::string>>& triggers, const TriggerOptions& options) {
+    const std::vector<std::vector<std::string>>& triggers, const TriggerOptions& options,
+    const std::vector<std::uint32_t>& groups) {
   if (triggers.empty()) return make_error(ErrorCode::kDataError, "no trigger phrases");
+  if (!groups.empty() && groups.size() != triggers.size()) {
+    return make_error(ErrorCode::kInvalidArgument, "one group per trigger");
+  }
   std::shared_ptr<TriggerScanner> s(new TriggerScanner());
   s->engine_ = options.engine;
+  s->groups_ = groups;
+  for (std::uint32_t g : groups) s->group_count_ = std::max<std::size_t>(s->group_count_, g + 1);
   std::vector<std::string> regexes;
   std::vector<Edges> edges;
   std::vector<std::size_t> lengths;
@@ -334,6 +348,48 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
   }
   scratch.hits.erase(std::unique(scratch.hits.begin(), scratch.hits.end()), scratch.hits.end());
   starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
+  return Status::Ok();
+}
+
+Status TriggerScanner::count_starts(std::string_view text, Scratch& scratch,
+                                    std::vector<std::size_t>& counts) const {
+  counts.assign(group_count_, 0);
+  std::vector<std::uint64_t>& keyed = scratch.keyed_hits;
+  keyed.clear();
+  if (text.size() >= 0xFFFFFFFFu) {
+    return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
+  }
+  if (hs_ != nullptr) {
+    if (scratch.hs_scratch == nullptr) {
+      return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
+    }
+    HsContext ctx{text, &hs_->edges, &hs_->lengths, &scratch.hits, &groups_, &keyed};
+    const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
+                                  static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
+    if (rc == HS_SCAN_TERMINATED) {
+      return make_error(ErrorCode::kInternal,
+                        "the trigger database does not match its patterns (remove the cache)");
+    }
+    if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
+  } else {
+    std::vector<int> matched;
+    for (std::size_t p = 0; p < text.size(); ++p) {
+      if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
+      const re2::StringPiece rest(text.data() + p, text.size() - p);
+      matched.clear();
+      if (!re2_->set->Match(rest, &matched)) continue;
+      for (int id : matched) {
+        const auto i = static_cast<std::size_t>(id);
+        if (on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) {
+          const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
+          keyed.push_back(group << 32 | p);
+        }
+      }
+    }
+  }
+  std::sort(keyed.begin(), keyed.end());
+  keyed.erase(std::unique(keyed.begin(), keyed.end()), keyed.end());
+  for (std::uint64_t k : keyed) ++counts[static_cast<std::size_t>(k >> 32)];
   return Status::Ok();
 }
 

@@ -40,9 +40,12 @@ class TriggerScanner {
  public:
   class Scratch;
 
-  // One trigger per entry: a phrase as folded tokens ("d", ".", "lgs", ".").
+  // One trigger per entry: a phrase as folded tokens ("d", ".", "lgs", "."). `groups`, when
+  // given, puts each trigger in a group (count_starts() counts per group); the default is one
+  // group.
   static Result<std::shared_ptr<const TriggerScanner>> compile(
-      const std::vector<std::vector<std::string>>& triggers, const TriggerOptions& options);
+      const std::vector<std::vector<std::string>>& triggers, const TriggerOptions& options,
+      const std::vector<std::uint32_t>& groups = {});
   ~TriggerScanner();
 
   std::unique_ptr<Scratch> make_scratch() const;
@@ -50,6 +53,12 @@ class TriggerScanner {
   // Appends the sorted, unique start offsets of triggers in `text` to `starts`.
   Status find_starts(std::string_view text, Scratch& scratch,
                      std::vector<std::uint32_t>& starts) const;
+
+  // For each group, how many unique start offsets its triggers have in `text`: what
+  // find_starts() would report for a scanner of that group's triggers alone. One scan for all
+  // groups (choosing a grammar per document scans once, not once per grammar).
+  Status count_starts(std::string_view text, Scratch& scratch,
+                      std::vector<std::size_t>& counts) const;
 
   Engine engine() const { return engine_; }
   bool loaded_from_cache() const { return from_cache_; }
@@ -62,6 +71,8 @@ class TriggerScanner {
   bool from_cache_ = false;
   std::unique_ptr<Hs> hs_;
   std::unique_ptr<Re2> re2_;
+  std::vector<std::uint32_t> groups_;  // per trigger; empty: one group
+  std::size_t group_count_ = 1;
 };
 
 class TriggerScanner::Scratch {
@@ -75,6 +86,7 @@ class TriggerScanner::Scratch {
   Scratch() = default;
   void* hs_scratch = nullptr;
   std::vector<std::uint32_t> hits;
+  std::vector<std::uint64_t> keyed_hits;  // count_starts(): group << 32 | offset
 };
 
 }  // namespace lexlink::scan
