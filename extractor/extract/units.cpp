@@ -594,9 +594,15 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       push_number(std::move(v));
       continue;
     }
-    // `as-written` levels take a roman numeral or a letter as written ("Part IV", "div. A").
+    // `as-written` levels take a roman numeral, a letter or a short word in capitals as written
+    // ("Part IV", "div. A", "div. FF", "title LVXXXV": the US Code's divisions past Z and its
+    // titles past the numerals it spells); the grammar's pattern says where values may stand.
+    auto capitals = [](std::string_view raw) {
+      return raw.size() >= 2 && raw.size() <= 8 &&
+             std::all_of(raw.begin(), raw.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    };
     if (tok.kind == lexicon::TokenKind::kWord && format == "as-written" &&
-        (roman_value(n).has_value() || n.size() == 1)) {
+        (roman_value(n).has_value() || n.size() == 1 || capitals(u_.tokens.raw(tok)))) {
       Value v;
       v.text = u_.tokens.raw(tok);
       v.ordinal = roman_value(n).value_or(-1);
