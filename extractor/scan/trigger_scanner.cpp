@@ -304,9 +304,11 @@ std::unique_ptr<TriggerScanner::Scratch> TriggerScanner::make_scratch() const {
   return scratch;
 }
 
-Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
-                                   std::vector<std::uint32_t>& starts) const {
+// Every trigger match on token boundaries in `text`: its start into scratch.hits, or, when
+// `by_group`, its group << 32 | start into scratch.keyed_hits (cleared first).
+Status TriggerScanner::collect(std::string_view text, Scratch& scratch, bool by_group) const {
   scratch.hits.clear();
+  scratch.keyed_hits.clear();
   if (text.size() >= 0xFFFFFFFFu) {
     return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
   }
@@ -314,7 +316,8 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
     if (scratch.hs_scratch == nullptr) {
       return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
     }
-    HsContext ctx{text, &hs_->edges, &hs_->lengths, &scratch.hits};
+    HsContext ctx{text,          &hs_->edges, &hs_->lengths,
+                  &scratch.hits, &groups_,    by_group ? &scratch.keyed_hits : nullptr};
     const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
                                   static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
     if (rc == HS_SCAN_TERMINATED) {
@@ -322,22 +325,31 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
                         "the trigger database does not match its patterns (remove the cache)");
     }
     if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
-  } else {
-    std::vector<int> matched;
-    for (std::size_t p = 0; p < text.size(); ++p) {
-      if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
-      const re2::StringPiece rest(text.data() + p, text.size() - p);
-      matched.clear();
-      if (!re2_->set->Match(rest, &matched)) continue;
-      for (int id : matched) {
-        const std::size_t end = p + re2_->lengths[static_cast<std::size_t>(id)];
-        if (on_boundaries(text, p, end, re2_->edges[static_cast<std::size_t>(id)])) {
-          scratch.hits.push_back(static_cast<std::uint32_t>(p));
-          break;
-        }
+    return Status::Ok();
+  }
+  std::vector<int> matched;
+  for (std::size_t p = 0; p < text.size(); ++p) {
+    if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
+    const re2::StringPiece rest(text.data() + p, text.size() - p);
+    matched.clear();
+    if (!re2_->set->Match(rest, &matched)) continue;
+    for (int id : matched) {
+      const auto i = static_cast<std::size_t>(id);
+      if (!on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) continue;
+      if (!by_group) {
+        scratch.hits.push_back(static_cast<std::uint32_t>(p));
+        break;  // one start is enough
       }
+      const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
+      scratch.keyed_hits.push_back(group << 32 | p);
     }
   }
+  return Status::Ok();
+}
+
+Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
+                                   std::vector<std::uint32_t>& starts) const {
+  if (Status s = collect(text, scratch, false); !s) return s;
   // Hyperscan reports by end offset, so starts are nearly in order: insertion sort.
   std::vector<std::uint32_t>& h = scratch.hits;
   for (std::size_t i = 1; i < h.size(); ++i) {
@@ -346,47 +358,16 @@ Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
     for (; j > 0 && h[j - 1] > v; --j) h[j] = h[j - 1];
     h[j] = v;
   }
-  scratch.hits.erase(std::unique(scratch.hits.begin(), scratch.hits.end()), scratch.hits.end());
-  starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
+  h.erase(std::unique(h.begin(), h.end()), h.end());
+  starts.insert(starts.end(), h.begin(), h.end());
   return Status::Ok();
 }
 
 Status TriggerScanner::count_starts(std::string_view text, Scratch& scratch,
                                     std::vector<std::size_t>& counts) const {
   counts.assign(group_count_, 0);
+  if (Status s = collect(text, scratch, true); !s) return s;
   std::vector<std::uint64_t>& keyed = scratch.keyed_hits;
-  keyed.clear();
-  if (text.size() >= 0xFFFFFFFFu) {
-    return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
-  }
-  if (hs_ != nullptr) {
-    if (scratch.hs_scratch == nullptr) {
-      return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
-    }
-    HsContext ctx{text, &hs_->edges, &hs_->lengths, &scratch.hits, &groups_, &keyed};
-    const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
-                                  static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
-    if (rc == HS_SCAN_TERMINATED) {
-      return make_error(ErrorCode::kInternal,
-                        "the trigger database does not match its patterns (remove the cache)");
-    }
-    if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
-  } else {
-    std::vector<int> matched;
-    for (std::size_t p = 0; p < text.size(); ++p) {
-      if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
-      const re2::StringPiece rest(text.data() + p, text.size() - p);
-      matched.clear();
-      if (!re2_->set->Match(rest, &matched)) continue;
-      for (int id : matched) {
-        const auto i = static_cast<std::size_t>(id);
-        if (on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) {
-          const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
-          keyed.push_back(group << 32 | p);
-        }
-      }
-    }
-  }
   std::sort(keyed.begin(), keyed.end());
   keyed.erase(std::unique(keyed.begin(), keyed.end()), keyed.end());
   for (std::uint64_t k : keyed) ++counts[static_cast<std::size_t>(k >> 32)];

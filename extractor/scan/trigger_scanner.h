@@ -65,6 +65,7 @@ class TriggerScanner {
 
  private:
   TriggerScanner() = default;
+  Status collect(std::string_view text, Scratch& scratch, bool by_group) const;
   struct Hs;
   struct Re2;
   Engine engine_ = Engine::kHyperscan;
