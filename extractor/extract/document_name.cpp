@@ -1,6 +1,7 @@
 #include "extract/document_name.h"
 
 #include <array>
+#include <cstring>
 
 #include "urn/urn.h"
 
@@ -11,13 +12,29 @@ char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// The position of `needle` (lower case) in `s`, compared case-insensitively, from `from`.
+// The position of `needle` (lower case) in `s`, compared case-insensitively, from `from`. The
+// candidates are found with memchr on the needle's first character (both cases), so the 64 KiB
+// head of every document is read at memory speed, not byte by byte.
 std::size_t ifind(std::string_view s, std::string_view needle, std::size_t from = 0) {
   if (needle.empty() || s.size() < needle.size()) return std::string_view::npos;
-  for (std::size_t i = from; i + needle.size() <= s.size(); ++i) {
-    std::size_t k = 0;
-    while (k < needle.size() && lower(s[i + k]) == needle[k]) ++k;
-    if (k == needle.size()) return i;
+  const char first = needle[0];
+  const char first_upper = first >= 'a' && first <= 'z' ? static_cast<char>(first - 32) : first;
+  const std::size_t last = s.size() - needle.size();  // the last position a match can start at
+  for (std::size_t i = from; i <= last; ++i) {
+    const void* lo = std::memchr(s.data() + i, first, last - i + 1);
+    std::size_t at = lo == nullptr
+                         ? last + 1
+                         : static_cast<std::size_t>(static_cast<const char*>(lo) - s.data());
+    if (first_upper != first) {
+      if (const void* up = std::memchr(s.data() + i, first_upper, at - i); up != nullptr) {
+        at = static_cast<std::size_t>(static_cast<const char*>(up) - s.data());
+      }
+    }
+    if (at > last) return std::string_view::npos;
+    std::size_t k = 1;
+    while (k < needle.size() && lower(s[at + k]) == needle[k]) ++k;
+    if (k == needle.size()) return at;
+    i = at;
   }
   return std::string_view::npos;
 }
