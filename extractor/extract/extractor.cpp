@@ -102,7 +102,24 @@ struct Extractor::Engine {
   std::string separator;          // partition.separator (default "-")
   std::map<std::string, std::string, std::less<>> separator_of;  // partition.separator.<jur>
   std::set<std::string, std::less<>> complete_year;              // complete-year.<jur> = yes
+  // Per rule with `complete: CLASS`: the class's works by their name without the date
+  // ("urn:lex:br:federal:decreto.lei:;5452" -> "...:decreto.lei:1943-05-01;5452").
+  std::vector<std::unordered_map<std::string, std::string>> dateless;
 };
+
+namespace {
+
+// `work` with its date left out ("...:lei:1990-09-11;8078" -> "...:lei:;8078"), or "" when it
+// has no date before its number.
+std::string without_date(std::string_view work) {
+  const std::size_t semi = work.rfind(';');
+  if (semi == std::string_view::npos) return {};
+  const std::size_t colon = work.rfind(':', semi);
+  if (colon == std::string_view::npos || colon + 1 == semi) return {};
+  return std::string(work.substr(0, colon + 1)) + std::string(work.substr(semi));
+}
+
+}  // namespace
 
 // What the rule programs say about one span of unit symbols: the rules whose pattern matches
 // it whole (ascending), and for each its named captures (offsets relative to the span).
@@ -281,6 +298,19 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
         }
         choice_triggers.push_back(std::move(tokens));
         choice_groups.push_back(group + 1);
+      }
+    }
+    // Works by their names without the date, for `complete: CLASS` rules.
+    engine->dateless.resize(engine->g.rules().size());
+    for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
+      const int cls = engine->g.rules()[r].complete_class;
+      if (cls < 0) continue;
+      const auto& c = engine->g.lexicon().classes()[static_cast<std::size_t>(cls)];
+      const auto col = static_cast<std::size_t>(c.column("work"));
+      for (const auto& row : c.rows) {
+        if (std::string key = without_date(row[col]); !key.empty()) {
+          engine->dateless[r].emplace(std::move(key), row[col]);
+        }
       }
     }
     // Rule programs.
@@ -829,6 +859,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         if (failed) {
           reject("a placeholder of the emit template has no value (unreadable date or number?)");
           continue;
+        }
+        if (rule.complete_class >= 0 && !work.empty()) {
+          const auto& known = e.dateless[static_cast<std::size_t>(id)];
+          const auto kit = known.find(work);
+          if (kit == known.end()) {
+            reject("the act has no date, and the catalogue does not know it");
+            continue;
+          }
+          work = kit->second;
         }
         if (work.empty()) {
           reject(rule.refers == Rule::Refers::kSelf

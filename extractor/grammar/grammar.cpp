@@ -584,14 +584,14 @@ class Loader {
     const std::size_t colon = body.find(':');
     std::string key = colon == std::string::npos ? std::string() : body.substr(0, colon);
     bool is_key = !key.empty() && key.find(' ') == std::string::npos;
-    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",    "refers",
-                                                "continues", "heading", "example", "counter"};
+    static const std::set<std::string> kKeys = {
+        "doc", "match", "emit", "refers", "continues", "heading", "complete", "example", "counter"};
     if (is_key && kKeys.count(key) == 0) {
       // "x:y" at the start of a continuation line is a capture, not a key.
       if (properties_.empty() || indent <= last_indent_) {
         return error_at(here, "unknown rule property '" + key +
                                   "' (expected doc, match, emit, refers, continues, heading, "
-                                  "example, counter)");
+                                  "complete, example, counter)");
       }
       is_key = false;
     }
@@ -662,6 +662,13 @@ class Loader {
         if (p.value.text != "yes" && p.value.text != "no")
           return error_at(at, "expected 'yes' or 'no'");
         rule_.heading = p.value.text == "yes";
+      } else if (p.key == "complete") {
+        const int cls = g_.lexicon_.class_index(p.value.text);
+        if (cls < 0) return error_at(at, "no lexicon class '" + p.value.text + "' declared");
+        if (g_.lexicon_.classes()[static_cast<std::size_t>(cls)].column("work") < 0) {
+          return error_at(at, "lexicon class '" + p.value.text + "' has no column 'work'");
+        }
+        rule_.complete_class = cls;
       } else if (p.key == "example" || p.key == "counter") {
         Example ex;
         ex.line = at.line;

@@ -85,6 +85,10 @@ struct Rule {
   // Only a document's heading: the rule names the document (its own name, for `refers: self`)
   // when it matches the heading on one of the first lines, and never gives a citation.
   bool heading = false;
+  // `complete: CLASS`: the name emitted has no date ("...:decreto.lei:;5452"); the work of the
+  // row of lexicon class CLASS (its `work` column) with the same jurisdiction, authority,
+  // measure and number completes it. Without such a row the rule gives nothing.
+  int complete_class = -1;
   std::vector<Example> examples;
   std::vector<Example> counters;
   Location where;
