@@ -71,6 +71,18 @@ struct Act {
   std::string year;
 };
 
+// The tokens of a lexicon phrase as the lexicon stores it (normalised, one space between tokens).
+std::vector<std::string> phrase_tokens(const std::string& phrase) {
+  std::vector<std::string> tokens;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t sp = phrase.find(' ', start);
+    tokens.push_back(phrase.substr(start, sp == std::string::npos ? sp : sp - start));
+    if (sp == std::string::npos) return tokens;
+    start = sp + 1;
+  }
+}
+
 // Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
 // and "lei:1966-10-25;5172").
 bool same_act(const std::string& a, const std::string& b) {
@@ -233,14 +245,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     std::vector<std::vector<std::string>> triggers;
     std::set<std::string> seen;
     auto add_trigger = [&](const std::string& phrase) {
-      std::vector<std::string> tokens;
-      std::size_t start = 0;
-      while (start <= phrase.size()) {
-        const std::size_t sp = phrase.find(' ', start);
-        tokens.push_back(phrase.substr(start, sp == std::string::npos ? sp : sp - start));
-        if (sp == std::string::npos) break;
-        start = sp + 1;
-      }
+      const std::vector<std::string> tokens = phrase_tokens(phrase);
       std::size_t best = tokens.size();
       for (std::size_t k = 0; k < tokens.size(); ++k) {
         if (utf8::count_code_points(tokens[k]) >= 3 &&
@@ -288,15 +293,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     }
     if (!engine->g.markers().classes().empty()) {
       for (const std::string& v : engine->g.markers().classes()[0].variants) {
-        std::vector<std::string> tokens;
-        std::size_t start = 0;
-        while (start <= v.size()) {
-          const std::size_t sp = v.find(' ', start);
-          tokens.push_back(v.substr(start, sp == std::string::npos ? sp : sp - start));
-          if (sp == std::string::npos) break;
-          start = sp + 1;
-        }
-        choice_triggers.push_back(std::move(tokens));
+        choice_triggers.push_back(phrase_tokens(v));
         choice_groups.push_back(group + 1);
       }
     }

@@ -265,6 +265,13 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
                  r[static_cast<std::size_t>(c_value)], r[static_cast<std::size_t>(c_parent)],
                  c_plural >= 0 && r[static_cast<std::size_t>(c_plural)] == "no"};
   };
+  // The row of the level with id `id`, or -1.
+  auto find_row = [&](const std::string& id) -> int {
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) return static_cast<int>(r);
+    }
+    return -1;
+  };
   const std::string& suffix_mode = g_.setting("partition.suffix");
   const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
 
@@ -298,12 +305,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   // is a value of `partition.bare-roman` ("art. 155, II" is inciso II of article 155).
   std::optional<Level> bare_roman;
   if (const std::string& id = g_.setting("partition.bare-roman"); !id.empty()) {
-    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
-      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) {
-        bare_roman = level_of_row(r);
-        break;
-      }
-    }
+    if (const int r = find_row(id); r >= 0) bare_roman = level_of_row(static_cast<std::size_t>(r));
   }
   auto upper_roman = [&](const lexicon::Token& t) {
     const std::string_view raw = u_.tokens.raw(t);
@@ -356,12 +358,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   // `partition.implicit`: the level of values read before any level word ("42 U.S.C. 1983").
   std::optional<Level> implicit;
   if (const std::string& id = g_.setting("partition.implicit"); !id.empty()) {
-    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
-      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) {
-        implicit = level_of_row(r);
-        break;
-      }
-    }
+    if (const int r = find_row(id); r >= 0) implicit = level_of_row(static_cast<std::size_t>(r));
   }
   const bool alnum = suffix_mode == "alnum";
   auto glued = [&](std::uint32_t at) {
@@ -686,12 +683,6 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   std::vector<Value> pending;  // ordinal words waiting for their level word
   std::size_t guard = 0;
 
-  auto find_row = [&](const std::string& id) -> int {
-    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
-      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) return static_cast<int>(r);
-    }
-    return -1;
-  };
   // `partition.range = ends`: a range cites its two ends only (numberings with inserted
   // articles, "L. 1225-1 à L. 1225-28", "sections 2921 to 2925", have no knowable inside).
   const bool range_ends = g_.setting("partition.range") == "ends";
