@@ -106,6 +106,7 @@ struct Extractor::Engine {
   std::unique_ptr<re2::RE2> combined;
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
+  std::unique_ptr<ChainSetup> chain;  // how partition chains read (after `g` is in place)
   int parts_capture_missing = 0;
   // The settings read for every citation, looked up once (grammars/README.md).
   bool lines_are_blocks = false;  // line-break = paragraph
@@ -226,6 +227,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!g) return g.error();
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
+    engine->chain = std::make_unique<ChainSetup>(engine->g);
     engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
     engine->range_act = engine->g.setting("partition.range-act") == "yes";
     engine->act_words = engine->g.setting("partition.act-words") == "yes";
@@ -705,7 +707,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     u.units.push_back(Unit{});
     u.symbols += static_cast<char>(grammar::symbol::kBreak);
     // Leftmost-longest matches, one rule each.
-    Interpreter interp(g, u);
+    Interpreter interp(g, *e.chain, u);
     st.previous.valid = false;
     const re2::StringPiece symbols(u.symbols);
     std::size_t pos = 0;

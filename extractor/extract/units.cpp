@@ -35,12 +35,12 @@ const lexicon::LexiconClass* Interpreter::cls_of(const Unit& unit) const {
   return &g_.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
 }
 
-std::optional<std::string> Interpreter::cell(const Unit& unit, std::string_view column) const {
+const std::string* Interpreter::cell(const Unit& unit, std::string_view column) const {
   const lexicon::LexiconClass* c = cls_of(unit);
-  if (c == nullptr) return std::nullopt;
+  if (c == nullptr) return nullptr;
   const int col = c->column(column);
-  if (col < 0) return std::nullopt;
-  return c->rows[unit.row][static_cast<std::size_t>(col)];
+  if (col < 0) return nullptr;
+  return &c->rows[unit.row][static_cast<std::size_t>(col)];
 }
 
 std::optional<int> Interpreter::roman_value(std::string_view s) {
@@ -70,7 +70,8 @@ std::optional<int> Interpreter::roman_value(std::string_view s) {
 
 std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
   year_only = false;
-  std::vector<std::string_view> numbers;
+  std::vector<std::string_view>& numbers = numbers_;
+  numbers.clear();
   int month = 0;
   std::size_t numbers_before_month = 0;
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
@@ -204,7 +205,11 @@ std::optional<std::string> Interpreter::text(Span s) const {
 
 std::optional<std::string> Interpreter::attribute(Span s, std::string_view attr) const {
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
-    if (u_.units[i].cls >= 0) return cell(u_.units[i], attr);
+    if (u_.units[i].cls >= 0) {
+      const std::string* v = cell(u_.units[i], attr);
+      if (v == nullptr) return std::nullopt;
+      return *v;
+    }
   }
   return std::nullopt;
 }
@@ -233,13 +238,8 @@ struct Value {
   bool in_range = false;  // an end or the inside of a range ("32", "33" ... "37")
 };
 
-struct Level {
-  std::string id;
-  int rank = 0;
-  std::string format;  // number, letter, letter-index, roman, fixed:<v>
-  std::string parent;
-  bool singular = false;  // the word names one value ("comma", not "commi": `plural` = no)
-};
+using Level = ChainSetup::Level;
+using Format = ChainSetup::Format;
 
 struct Element {
   enum class Kind : std::uint8_t { kLevel, kValue, kOrdinal, kAnd, kComma, kTo, kOf } kind;
@@ -253,26 +253,79 @@ struct Element {
 
 }  // namespace
 
-std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span match) const {
-  const int part_cls = g_.partitions_class();
-  if (part_cls < 0) return {};
-  const auto& pc = g_.lexicon().classes()[static_cast<std::size_t>(part_cls)];
-  const int c_id = pc.column("id"), c_rank = pc.column("rank"), c_value = pc.column("value"),
-            c_parent = pc.column("parent"), c_plural = pc.column("plural");
-  auto level_of_row = [&](std::size_t row) {
-    const auto& r = pc.rows[row];
-    return Level{r[static_cast<std::size_t>(c_id)], to_int(r[static_cast<std::size_t>(c_rank)]),
-                 r[static_cast<std::size_t>(c_value)], r[static_cast<std::size_t>(c_parent)],
-                 c_plural >= 0 && r[static_cast<std::size_t>(c_plural)] == "no"};
-  };
-  // The row of the level with id `id`, or -1.
-  auto find_row = [&](const std::string& id) -> int {
-    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
-      if (pc.rows[r][static_cast<std::size_t>(c_id)] == id) return static_cast<int>(r);
+ChainSetup::ChainSetup(const grammar::Grammar& g) {
+  part_cls = g.partitions_class();
+  if (part_cls >= 0) {
+    const auto& pc = g.lexicon().classes()[static_cast<std::size_t>(part_cls)];
+    const int c_id = pc.column("id"), c_rank = pc.column("rank"), c_value = pc.column("value"),
+              c_parent = pc.column("parent"), c_plural = pc.column("plural");
+    auto col = [](const std::vector<std::string>& r, int c) -> const std::string& {
+      static const std::string kNone;
+      return c >= 0 && static_cast<std::size_t>(c) < r.size() ? r[static_cast<std::size_t>(c)]
+                                                              : kNone;
+    };
+    // The strings first, then the views into them (rows_ is not touched again).
+    rows_.reserve(pc.rows.size());
+    for (const auto& r : pc.rows) {
+      const std::string& v = col(r, c_value);
+      rows_.push_back(Row{col(r, c_id), v.rfind("fixed:", 0) == 0 ? v.substr(6) : std::string()});
     }
-    return -1;
-  };
-  const std::string& suffix_mode = g_.setting("partition.suffix");
+    auto find_row = [&](const std::string& id) -> int {
+      for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+        if (col(pc.rows[r], c_id) == id) return static_cast<int>(r);
+      }
+      return -1;
+    };
+    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+      const auto& row = pc.rows[r];
+      const std::string& v = col(row, c_value);
+      Level level;
+      level.id = rows_[r].id;
+      level.rank = to_int(col(row, c_rank));
+      level.format = v == "number"               ? Format::kNumber
+                     : v == "letter"             ? Format::kLetter
+                     : v == "letter-index"       ? Format::kLetterIndex
+                     : v == "roman"              ? Format::kRoman
+                     : v == "as-written"         ? Format::kAsWritten
+                     : v.rfind("fixed:", 0) == 0 ? Format::kFixed
+                                                 : Format::kOther;
+      level.fixed = rows_[r].fixed;
+      const std::string& parent = col(row, c_parent);
+      level.parent = parent.empty() ? -1 : find_row(parent);
+      level.singular = col(row, c_plural) == "no";
+      levels.push_back(level);
+    }
+    auto level_with_id = [&](std::string_view id) -> std::optional<Level> {
+      if (id.empty()) return std::nullopt;
+      for (const Level& l : levels) {
+        if (l.id == id) return l;
+      }
+      return std::nullopt;
+    };
+    // `partition.parens`: the level of a bracketed number and of a bracketed letter ("par pt").
+    const std::string& parens = g.setting("partition.parens");
+    const std::size_t sp = parens.find(' ');
+    paren_number = level_with_id(std::string_view(parens).substr(0, sp));
+    if (sp != std::string::npos)
+      paren_letter = level_with_id(std::string_view(parens).substr(sp + 1));
+    bare_roman = level_with_id(g.setting("partition.bare-roman"));
+    implicit = level_with_id(g.setting("partition.implicit"));
+  }
+  brackets_path = g.setting("partition.brackets") == "path";
+  bare_level = g.setting("partition.bare-level") == "yes";
+  suffix_alnum = g.setting("partition.suffix") == "alnum";
+  suffix_letter_index = g.setting("partition.suffix") == "letter-index";
+  range_ends = g.setting("partition.range") == "ends";
+  range_first = g.setting("partition.range") == "first";
+  std::istringstream words(g.setting("partition.prefix"));
+  for (std::string w; words >> w;) prefixes.push_back(w);
+  value_separator = g.setting("partition.value-separator");
+}
+
+std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span match) const {
+  const ChainSetup& cs = chain_;
+  const int part_cls = cs.part_cls;
+  if (part_cls < 0) return {};
   const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
 
   auto single_letter = [&](std::uint32_t at) -> char {
@@ -286,27 +339,13 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return at < s.end && u_.units[at].token_count == 1 && norm(u_.units[at].first_token) == what;
   };
 
-  // Levels written in brackets after a value ("Article 5(1)(a)"): `partition.parens` names the
-  // level of a bracketed number and of a bracketed letter ("par pt").
-  std::optional<Level> paren_number, paren_letter;
-  {
-    const std::string& parens = g_.setting("partition.parens");
-    const std::size_t sp = parens.find(' ');
-    const std::string number_id = parens.substr(0, sp);
-    const std::string letter_id = sp == std::string::npos ? std::string() : parens.substr(sp + 1);
-    for (std::size_t r = 0; r < pc.rows.size(); ++r) {
-      const std::string& id = pc.rows[r][static_cast<std::size_t>(c_id)];
-      if (!number_id.empty() && id == number_id && !paren_number) paren_number = level_of_row(r);
-      if (!letter_id.empty() && id == letter_id && !paren_letter) paren_letter = level_of_row(r);
-    }
-  }
+  // Levels written in brackets after a value ("Article 5(1)(a)"): `partition.parens`.
+  const std::optional<Level>& paren_number = cs.paren_number;
+  const std::optional<Level>& paren_letter = cs.paren_letter;
 
   // A roman numeral in capitals without its level word, after a level whose values are numbers,
   // is a value of `partition.bare-roman` ("art. 155, II" is inciso II of article 155).
-  std::optional<Level> bare_roman;
-  if (const std::string& id = g_.setting("partition.bare-roman"); !id.empty()) {
-    if (const int r = find_row(id); r >= 0) bare_roman = level_of_row(static_cast<std::size_t>(r));
-  }
+  const std::optional<Level>& bare_roman = cs.bare_roman;
   auto upper_roman = [&](const lexicon::Token& t) {
     const std::string_view raw = u_.tokens.raw(t);
     if (raw.empty()) return false;
@@ -320,8 +359,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
 
   // `partition.brackets = path`: values in brackets are unnamed levels written as they are
   // ("section 6(1)(b)" -> section-6-1-b, "(1A)", "(da)", "(iv)").
-  const bool brackets_path = g_.setting("partition.brackets") == "path";
-  const bool bare_level = g_.setting("partition.bare-level") == "yes";
+  const bool brackets_path = cs.brackets_path;
+  const bool bare_level = cs.bare_level;
   // The bracketed value starting at unit `at` ("(" value ")"): its text and the unit of ")".
   auto bracketed = [&](std::uint32_t at, std::string& text) -> std::uint32_t {
     if (!unit_is(at, "(")) return 0;
@@ -356,11 +395,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   };
 
   // `partition.implicit`: the level of values read before any level word ("42 U.S.C. 1983").
-  std::optional<Level> implicit;
-  if (const std::string& id = g_.setting("partition.implicit"); !id.empty()) {
-    if (const int r = find_row(id); r >= 0) implicit = level_of_row(static_cast<std::size_t>(r));
-  }
-  const bool alnum = suffix_mode == "alnum";
+  const std::optional<Level>& implicit = cs.implicit;
+  const bool alnum = cs.suffix_alnum;
   auto glued = [&](std::uint32_t at) {
     if (at >= s.end || at == 0 || u_.units[at].token_count != 1 ||
         u_.units[at - 1].token_count == 0)
@@ -372,22 +408,18 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
 
   // `partition.prefix`: words written before a value and glued to it in capitals ("L. 1132-1"
   // -> L1132-1); a space-separated list of folded words.
-  std::vector<std::string> prefixes;
-  {
-    std::istringstream words(g_.setting("partition.prefix"));
-    for (std::string w; words >> w;) prefixes.push_back(w);
-  }
+  const std::vector<std::string>& prefixes = cs.prefixes;
   std::string pending_prefix;
   std::uint32_t prefix_at = 0;
 
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
-  std::string format = "number";
+  Format format = Format::kNumber;
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
   // A number read as a value (`number` and `as-written` levels), after the implicit level word
   // when no level was written ("42 U.S.C. 1983").
   auto push_number = [&](Value v) {
-    if (format != "number" && format != "as-written") return;
+    if (format != Format::kNumber && format != Format::kAsWritten) return;
     if (implicit && !real_level) {
       real_level = implicit;
       elements.push_back({Element::Kind::kLevel, *implicit, {}});
@@ -437,8 +469,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           v.value.text = std::string(norm(inner.first_token));
           v.value.ordinal = to_int(v.value.text);
         } else {
-          v.value.text = level->format == "letter-index" ? std::to_string(letter - 'a' + 1)
-                                                         : std::string(1, letter);
+          v.value.text = level->format == Format::kLetterIndex ? std::to_string(letter - 'a' + 1)
+                                                               : std::string(1, letter);
           v.value.ordinal = letter - 'a';
           v.value.letter = true;
         }
@@ -448,7 +480,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         continue;
       }
     }
-    const bool letters = format == "letter" || format == "letter-index";
+    const bool letters = format == Format::kLetter || format == Format::kLetterIndex;
     // A quoted letter: the quotes touch it ('"g" e "h"': the "e" between is a conjunction).
     auto touches = [&](std::uint32_t a, std::uint32_t b) {
       return toks[u_.units[a].first_token + u_.units[a].token_count - 1].end ==
@@ -458,14 +490,14 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     auto closes_letter = [&](std::uint32_t at) {
       if (unit_is(at + 1, ")")) return true;
       const std::uint32_t k = unit_is(at + 1, "-") ? at + 2 : at + 1;
-      return k < s.end && cell(u_.units[k], "latin").has_value() && unit_is(k + 1, ")");
+      return k < s.end && cell(u_.units[k], "latin") != nullptr && unit_is(k + 1, ")");
     };
     if (letters && single_letter(i) != 0 &&
         (closes_letter(i) || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
                               touches(i - 1, i) && touches(i, i + 1)))) {
       const char l = single_letter(i);
       Element e{Element::Kind::kValue, {}, {}};
-      e.value.text = format == "letter" ? std::string(1, l) : std::to_string(l - 'a' + 1);
+      e.value.text = format == Format::kLetter ? std::string(1, l) : std::to_string(l - 'a' + 1);
       e.value.ordinal = l - 'a';
       e.value.letter = true;
       e.value.span = Span{i, i + 1};
@@ -482,7 +514,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       continue;
     }
     if (unit.cls == part_cls) {
-      Element e{Element::Kind::kLevel, level_of_row(unit.row), {}};
+      Element e{Element::Kind::kLevel, cs.levels[unit.row], {}};
       e.value.span = Span{i, i + 1};
       format = e.level.format;
       real_level = e.level;
@@ -571,15 +603,15 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
               toks[su.first_token].begin == toks[u_.units[after_dash - 1].first_token].end;
           if (after_dash != k || adjacent) {
             const char l = single_letter(after_dash);
-            v.text += suffix_mode == "letter-index" ? "-" + std::to_string(l - 'a' + 1)
-                                                    : std::string(1, l);
+            v.text +=
+                cs.suffix_letter_index ? "-" + std::to_string(l - 'a' + 1) : std::string(1, l);
             v.ordinal = -1;
             last = after_dash;
           }
         }
       }
       v.span = Span{value_begin, last + 1};
-      if (format == "as-written") {  // "10A" as the text writes it
+      if (format == Format::kAsWritten) {  // "10A" as the text writes it
         const lexicon::Token& t0 = toks[u_.units[v.span.begin].first_token];
         const lexicon::Token& t1 = toks[u_.units[last].first_token];
         v.text.clear();
@@ -598,7 +630,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       return raw.size() >= 2 && raw.size() <= 8 &&
              std::all_of(raw.begin(), raw.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
     };
-    if (tok.kind == lexicon::TokenKind::kWord && format == "as-written" &&
+    if (tok.kind == lexicon::TokenKind::kWord && format == Format::kAsWritten &&
         (roman_value(n).has_value() || n.size() == 1 || capitals(u_.tokens.raw(tok)))) {
       Value v;
       v.text = u_.tokens.raw(tok);
@@ -607,7 +639,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       elements.push_back({Element::Kind::kValue, {}, std::move(v)});
       continue;
     }
-    if (tok.kind == lexicon::TokenKind::kWord && format == "number" && bare_roman &&
+    if (tok.kind == lexicon::TokenKind::kWord && format == Format::kNumber && bare_roman &&
         !elements.empty() && upper_roman(tok)) {
       if (auto r = roman_value(n)) {
         Element level{Element::Kind::kLevel, *bare_roman, {}};
@@ -622,7 +654,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       }
       continue;
     }
-    if (tok.kind == lexicon::TokenKind::kWord && format == "roman") {
+    if (tok.kind == lexicon::TokenKind::kWord && format == Format::kRoman) {
       if (auto r = roman_value(n)) {
         Value v;
         v.text = std::to_string(*r);
@@ -685,10 +717,10 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
 
   // `partition.range = ends`: a range cites its two ends only (numberings with inserted
   // articles, "L. 1225-1 à L. 1225-28", "sections 2921 to 2925", have no knowable inside).
-  const bool range_ends = g_.setting("partition.range") == "ends";
+  const bool range_ends = cs.range_ends;
   // `partition.range = first`: a range cites its first value, for the whole range (Légifrance
   // links "articles L. 1225-1 à L. 1225-28" to its first article).
-  const bool range_first = g_.setting("partition.range") == "first";
+  const bool range_first = cs.range_first;
   std::function<bool(const Level&, Value)> add;
   add = [&](const Level& level, Value v) -> bool {
     if (++guard > 10000) return false;
@@ -712,7 +744,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             mid.in_range = true;
             mid.ordinal = k;
             mid.letter = v.letter;
-            mid.text = v.letter && level.format != "letter-index"
+            mid.text = v.letter && level.format != Format::kLetterIndex
                            ? std::string(1, static_cast<char>('a' + k))
                            : std::to_string(v.letter ? k + 1 : k);
             if (!add(level, std::move(mid))) return false;
@@ -730,17 +762,14 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
     (void)replaced;
     // An implied parent (the caput of an article, for a Brazilian inciso).
-    if (!level.parent.empty()) {
-      const int row = find_row(level.parent);
-      if (row >= 0) {
-        const Level parent = level_of_row(static_cast<std::size_t>(row));
-        const bool has_parent_rank = !path.empty() && path.back().level.rank >= parent.rank;
-        if (!path.empty() && !has_parent_rank && parent.format.rfind("fixed:", 0) == 0) {
-          Value pv;
-          pv.text = parent.format.substr(6);
-          pv.span = v.span;
-          path.push_back(Step{parent, std::move(pv)});
-        }
+    if (level.parent >= 0) {
+      const Level& parent = cs.levels[static_cast<std::size_t>(level.parent)];
+      const bool has_parent_rank = !path.empty() && path.back().level.rank >= parent.rank;
+      if (!path.empty() && !has_parent_rank && parent.format == Format::kFixed) {
+        Value pv;
+        pv.text = parent.fixed;
+        pv.span = v.span;
+        path.push_back(Step{parent, std::move(pv)});
       }
     }
     path.push_back(Step{level, std::move(v)});
@@ -775,9 +804,9 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           and_seen = false;
           range_next = false;
           ordinal_level = !pending.empty();
-          if (e.level.format.rfind("fixed:", 0) == 0) {
+          if (e.level.format == Format::kFixed) {
             Value v;
-            v.text = e.level.format.substr(6);
+            v.text = e.level.fixed;
             v.span = e.value.span;
             if (!add(current_level, std::move(v))) return {};
           }
@@ -786,7 +815,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           }
           // `partition.bare-level`: a level word without a value cites the level whole
           // ("Sch." -> schedule, "Sch. Pt. II" -> schedule-part-II).
-          if (bare_level && pending.empty() && e.level.format.rfind("fixed:", 0) != 0 &&
+          if (bare_level && pending.empty() && e.level.format != Format::kFixed &&
               (k + 1 == seg.size() || seg[k + 1].kind == Element::Kind::kLevel)) {
             Value v;
             v.span = e.value.span;
@@ -824,7 +853,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             const int rank =
                 e.deeper ? (path.empty() ? 0 : path.back().level.rank) + 1 : bracket_rank;
             bracket_rank = rank;
-            if (!add(Level{std::string(), rank, "as-written", std::string()}, e.value)) return {};
+            if (!add(Level{{}, rank, Format::kAsWritten, {}, -1, false}, e.value)) return {};
             break;
           }
           if (current == nullptr) break;  // a value before any level word: not ours to read
@@ -847,7 +876,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
                  seg[k + 2].kind == Element::Kind::kValue);
             const Level up = path[path.size() - 2].level;
             if ((and_seen || (current_level.singular && value_next)) &&
-                up.format.rfind("fixed:", 0) != 0) {
+                up.format != Format::kFixed) {
               current_level = up;
               and_seen = false;
             }
@@ -934,7 +963,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   cited = std::move(result);
   if (cited.empty() || cited.size() > 10000) return {};
 
-  const std::string& value_sep = g_.setting("partition.value-separator");
+  const std::string& value_sep = cs.value_separator;
   std::vector<PartitionItem> items;
   for (const auto& steps : cited) {
     PartitionItem item;

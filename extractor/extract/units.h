@@ -42,9 +42,60 @@ struct Span {
   bool empty() const { return begin >= end; }
 };
 
+// How a grammar reads partition chains: its partition levels and `partition.*` settings, read
+// once per grammar (grammars/README.md, "Partitions"). Levels hold views into the setup: it is
+// neither copied nor moved once built.
+class ChainSetup {
+ public:
+  enum class Format : std::uint8_t {
+    kNumber,
+    kLetter,
+    kLetterIndex,
+    kRoman,
+    kAsWritten,
+    kFixed,
+    kOther
+  };
+  // One level of the document's structure (a row of the partitions class, or an unnamed level
+  // written in brackets).
+  struct Level {
+    std::string_view id;
+    int rank = 0;
+    Format format = Format::kOther;
+    std::string_view fixed;  // the value of a `fixed:<v>` level
+    int parent = -1;         // the row of the implied parent level, or -1
+    bool singular = false;   // the word names one value ("comma", not "commi": `plural` = no)
+  };
+
+  explicit ChainSetup(const grammar::Grammar& g);
+  ChainSetup(const ChainSetup&) = delete;
+  ChainSetup& operator=(const ChainSetup&) = delete;
+
+  int part_cls = -1;          // the partitions class, -1 when the grammar has none
+  std::vector<Level> levels;  // per row of the partitions class
+  std::optional<Level> paren_number, paren_letter;  // partition.parens
+  std::optional<Level> bare_roman;                  // partition.bare-roman
+  std::optional<Level> implicit;                    // partition.implicit
+  bool brackets_path = false;                       // partition.brackets = path
+  bool bare_level = false;                          // partition.bare-level = yes
+  bool suffix_alnum = false;                        // partition.suffix = alnum
+  bool suffix_letter_index = false;                 // partition.suffix = letter-index
+  bool range_ends = false;                          // partition.range = ends
+  bool range_first = false;                         // partition.range = first
+  std::vector<std::string> prefixes;                // partition.prefix, folded words
+  std::string value_separator;                      // partition.value-separator
+
+ private:
+  struct Row {
+    std::string id, fixed;
+  };
+  std::vector<Row> rows_;  // the strings the levels view
+};
+
 class Interpreter {
  public:
-  Interpreter(const grammar::Grammar& g, const UnitText& u) : g_(g), u_(u) {}
+  Interpreter(const grammar::Grammar& g, const ChainSetup& chain, const UnitText& u)
+      : g_(g), chain_(chain), u_(u) {}
 
   // "yyyy-mm-dd", or "yyyy" when only the year is there (`year_only` set); nullopt if unreadable.
   std::optional<std::string> date(Span s, bool& year_only) const;
@@ -79,10 +130,13 @@ class Interpreter {
     return u_.tokens.norm(u_.tokens.tokens[token]);
   }
   const lexicon::LexiconClass* cls_of(const Unit& unit) const;
-  std::optional<std::string> cell(const Unit& unit, std::string_view column) const;
+  // The cell of column `column` of a lexicon unit's row, or nullptr.
+  const std::string* cell(const Unit& unit, std::string_view column) const;
 
   const grammar::Grammar& g_;
+  const ChainSetup& chain_;
   const UnitText& u_;
+  mutable std::vector<std::string_view> numbers_;  // date()'s scratch
 };
 
 }  // namespace lexlink::extract
