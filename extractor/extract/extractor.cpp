@@ -106,7 +106,8 @@ struct Extractor::Engine {
   std::unique_ptr<re2::RE2> combined;
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<std::unique_ptr<re2::RE2>> rule_re;
-  std::unique_ptr<ChainSetup> chain;  // how partition chains read (after `g` is in place)
+  std::unique_ptr<ChainSetup> chain;    // how partition chains read (after `g` is in place)
+  std::vector<std::string> rule_names;  // "grammar/rule", per rule
   int parts_capture_missing = 0;
   // The settings read for every citation, looked up once (grammars/README.md).
   bool lines_are_blocks = false;  // line-break = paragraph
@@ -149,6 +150,42 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
+// The captures of one match by name, sorted by name (a flat map: a match has a handful). Names
+// view the rule programs' own group names, which live as long as the extractor.
+class CaptureSpans {
+ public:
+  using Entry = std::pair<std::string_view, Span>;
+  using const_iterator = std::vector<Entry>::const_iterator;
+  const_iterator begin() const { return v_.begin(); }
+  const_iterator end() const { return v_.end(); }
+  void clear() { v_.clear(); }
+  const_iterator find(std::string_view name) const {
+    auto it = lower(name);
+    return it != v_.end() && it->first == name ? it : v_.end();
+  }
+  Span& operator[](std::string_view name) {
+    auto it = lower(name);
+    if (it == v_.end() || it->first != name) it = v_.insert(it, Entry{name, Span{}});
+    return it->second;
+  }
+  // Adds `name` unless it is there.
+  void emplace(std::string_view name, Span span) {
+    auto it = lower(name);
+    if (it == v_.end() || it->first != name) v_.insert(it, Entry{name, span});
+  }
+
+ private:
+  std::vector<Entry>::iterator lower(std::string_view name) {
+    return std::lower_bound(v_.begin(), v_.end(), name,
+                            [](const Entry& e, std::string_view n) { return e.first < n; });
+  }
+  const_iterator lower(std::string_view name) const {
+    return std::lower_bound(v_.begin(), v_.end(), name,
+                            [](const Entry& e, std::string_view n) { return e.first < n; });
+  }
+  std::vector<Entry> v_;
+};
+
 // What the extractor needs of a parsed work name.
 struct ParsedWork {
   bool ok = false;
@@ -164,6 +201,8 @@ struct Extractor::Session::State {
   std::unique_ptr<scan::TriggerScanner::Scratch> chooser_scratch;  // with several grammars
   std::vector<std::size_t> chooser_counts;
   UnitText units;
+  CaptureSpans caps;       // the captures of the match being read
+  std::string answer_key;  // answers_for()'s lookup key
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
   std::vector<std::uint32_t> starts;
@@ -184,7 +223,7 @@ struct Extractor::Session::State {
     std::size_t engine = 0;
     std::size_t rule = 0;
     std::uint32_t end_unit = 0;
-    std::map<std::string, Span> captures;
+    CaptureSpans captures;
     std::string work;
     std::size_t citations = 0;  // how many it emitted (list items)
     bool valid = false;
@@ -228,6 +267,8 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
     engine->chain = std::make_unique<ChainSetup>(engine->g);
+    for (const Rule& r : engine->g.rules())
+      engine->rule_names.push_back(engine->g.name() + "/" + r.name);
     engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
     engine->range_act = engine->g.setting("partition.range-act") == "yes";
     engine->act_words = engine->g.setting("partition.act-words") == "yes";
@@ -538,8 +579,8 @@ namespace {
 template <class Engine, class Cache>
 const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringPiece& symbols,
                                std::uint32_t s, std::uint32_t end,
-                               std::vector<re2::StringPiece>& groups) {
-  std::string key(symbols.data() + s, end - s);
+                               std::vector<re2::StringPiece>& groups, std::string& key) {
+  key.assign(symbols.data() + s, end - s);  // a buffer reused across calls
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= 4096) cache.clear();
   RuleAnswers a;
@@ -560,7 +601,7 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
       r.captures.push_back({&name, b, static_cast<std::uint32_t>(b + gp.size())});
     }
   }
-  return cache.emplace(std::move(key), std::move(a)).first->second;
+  return cache.emplace(key, std::move(a)).first->second;
 }
 
 // `work` parsed, from `cache` or now; the cache is cleared when it grows large.
@@ -723,7 +764,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       }
       // Which rules match the span, and their captures: a function of the span's symbols
       // alone (the rule programs have no assertions), so the answers are kept per session.
-      const RuleAnswers& answers = answers_for(e, st.answers[ei], symbols, s, end, groups);
+      const RuleAnswers& answers =
+          answers_for(e, st.answers[ei], symbols, s, end, groups, st.answer_key);
       bool emitted = false;
       for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
         const int id = answers.ids[ai];
@@ -742,7 +784,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           reject("internal: the rule's own program did not match the span");
           continue;
         }
-        std::map<std::string, Span> caps;
+        CaptureSpans& caps = st.caps;
+        caps.clear();
         for (const RuleAnswers::Capture& cap : answer.captures) {
           caps[*cap.name] = Span{s + cap.begin, s + cap.end};
         }
@@ -773,22 +816,23 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             auto it = caps.find(c.capture);
             if (it == caps.end()) continue;
             std::optional<std::string> v;
+            using Read = grammar::TemplatePart::Choice::Read;
             if (!c.attribute.empty()) {
               v = interp.attribute(it->second, c.attribute);
-            } else if (c.interpreter == "date") {
-              bool yo = false;
-              v = interp.date(it->second, yo);
-              year_only = year_only || (v && yo);
-            } else if (c.interpreter == "year") {
-              v = interp.year(it->second);
-            } else if (c.interpreter == "digits") {
-              v = interp.digits(it->second);
-            } else if (c.interpreter == "roman") {
-              v = interp.roman(it->second);
-            } else if (c.interpreter == "text") {
-              v = interp.text(it->second);
             } else {
-              v = interp.number(it->second);
+              switch (c.read) {
+                case Read::kDate: {
+                  bool yo = false;
+                  v = interp.date(it->second, yo);
+                  year_only = year_only || (v && yo);
+                  break;
+                }
+                case Read::kYear: v = interp.year(it->second); break;
+                case Read::kDigits: v = interp.digits(it->second); break;
+                case Read::kRoman: v = interp.roman(it->second); break;
+                case Read::kText: v = interp.text(it->second); break;
+                case Read::kNumber: v = interp.number(it->second); break;
+              }
             }
             if (v && !v->empty()) {
               into += *v;
@@ -852,7 +896,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
         if (ex != nullptr) {
           for (const auto& [name, span] : caps) {
-            ex->captures.push_back(name + " = " + describe_span(g, u, span, text));
+            ex->captures.push_back(std::string(name) + " = " + describe_span(g, u, span, text));
           }
         }
         if (failed) {
@@ -881,7 +925,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error;
           continue;
         }
-        const std::string jurisdiction = parsed.jurisdiction;
+        const std::string& jurisdiction = parsed.jurisdiction;
         // Partitions.
         std::vector<Interpreter::PartitionItem> items;
         if (auto pit = caps.find("parts"); pit != caps.end()) {
@@ -936,7 +980,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           items.push_back(
               Interpreter::PartitionItem{std::string(), sit != caps.end() ? sit->second : match});
         }
-        const std::string work_name = parsed.work_name;
+        const std::string& work_name = parsed.work_name;
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
         // year;number (`complete-year.<jur>`: uk "1985;67").
         const bool complete = !partial && !year_only &&
@@ -997,7 +1041,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           c.urn = std::move(ref);
           c.work = work_name;
           c.jurisdiction = jurisdiction;
-          c.rule = g.name() + "/" + rule.name;
+          c.rule = e.rule_names[static_cast<std::size_t>(id)];
           c.complete = complete;
           c.inner = item.act_words;
           if (ex != nullptr) ex->urns.push_back(c.urn);
@@ -1016,7 +1060,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         st.previous.engine = ei;
         st.previous.rule = static_cast<std::size_t>(id);
         st.previous.end_unit = end;
-        st.previous.captures = std::move(caps);
+        st.previous.captures = caps;
         st.previous.work = work_name;
         st.previous.citations = emitted_here;
         emitted = true;

@@ -834,6 +834,13 @@ class Loader {
             choice = choice.substr(0, colon);
             bool ok = false;
             for (const char* known : kInterpreters) ok = ok || c.interpreter == known;
+            using Read = TemplatePart::Choice::Read;
+            c.read = c.interpreter == "date"     ? Read::kDate
+                     : c.interpreter == "year"   ? Read::kYear
+                     : c.interpreter == "digits" ? Read::kDigits
+                     : c.interpreter == "roman"  ? Read::kRoman
+                     : c.interpreter == "text"   ? Read::kText
+                                                 : Read::kNumber;
             if (!ok) {
               return error_at(at, "unknown interpreter '" + c.interpreter +
                                       "' (known: date, year, number, digits, roman, text)");

@@ -58,8 +58,17 @@ struct TemplatePart {
     std::string capture;      // empty for a literal fallback
     std::string attribute;    // lexicon column, or empty
     std::string interpreter;  // date, year, number, digits, roman, text, or empty
-    std::string literal;      // the fallback text when capture is empty
-    bool partial = false;     // a `!literal` fallback
+    // `interpreter` read once (empty: number).
+    enum class Read : std::uint8_t {
+      kNumber,
+      kDate,
+      kYear,
+      kDigits,
+      kRoman,
+      kText
+    } read = Read::kNumber;
+    std::string literal;   // the fallback text when capture is empty
+    bool partial = false;  // a `!literal` fallback
   };
   std::string text;             // literal text (when choices is empty)
   std::vector<Choice> choices;  // alternatives, first with a value wins
