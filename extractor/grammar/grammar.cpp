@@ -701,6 +701,14 @@ class Loader {
           ex.text = v;
           rule_.counters.push_back(std::move(ex));
         }
+        // "\n" in an example's text is a line break (grammars whose `line-break` setting
+        // makes lines blocks test it so).
+        std::string& text =
+            p.key == "example" ? rule_.examples.back().text : rule_.counters.back().text;
+        for (std::size_t i = text.find("\\n"); i != std::string::npos; i = text.find("\\n", i)) {
+          text.replace(i, 2, "\n");
+          ++i;
+        }
       }
     }
     if (rule_.doc.empty()) return error_at(rule_.where, "rule '" + rule_.name + "' has no doc");
