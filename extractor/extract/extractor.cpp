@@ -113,6 +113,7 @@ struct Extractor::Engine {
   bool lines_are_blocks = false;  // line-break = paragraph
   bool range_act = false;         // partition.range-act = yes
   bool act_words = false;         // partition.act-words = yes
+  bool title_unlinked = false;    // heading.title = unlinked
   std::string separator;          // partition.separator (default "-")
   std::map<std::string, std::string, std::less<>> separator_of;  // partition.separator.<jur>
   std::set<std::string, std::less<>> complete_year;              // complete-year.<jur> = yes
@@ -272,6 +273,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
     engine->range_act = engine->g.setting("partition.range-act") == "yes";
     engine->act_words = engine->g.setting("partition.act-words") == "yes";
+    engine->title_unlinked = engine->g.setting("heading.title") == "unlinked";
     engine->separator = engine->g.setting("partition.separator");
     if (engine->separator.empty()) engine->separator = "-";
     for (const auto& [key, value] : engine->g.settings()) {
@@ -1178,6 +1180,19 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     auto last = out.begin() + static_cast<long>(first_new) + 1;
     while (last != out.end() && last->text_end <= st.heading_end && is_heading(*last, chunk)) {
       ++last;
+    }
+    // `heading.title = unlinked`: the line after the heading is the document's title, whose
+    // citations are not linked either (Normattiva).
+    bool title_unlinked = false;
+    for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+      const bool ran = !choose_per_document_ || static_cast<int>(ei) == st.chosen;
+      title_unlinked = title_unlinked || (ran && engines_[ei]->title_unlinked);
+    }
+    const std::size_t title = chunk.text.find('\n', (last - 1)->text_end - chunk.text_begin);
+    if (title_unlinked && title != std::string_view::npos) {
+      std::size_t title_end = chunk.text.find('\n', title + 1);
+      if (title_end == std::string_view::npos) title_end = chunk.text.size();
+      while (last != out.end() && last->text_begin - chunk.text_begin < title_end) ++last;
     }
     out.erase(out.begin() + static_cast<long>(first_new), last);
   }

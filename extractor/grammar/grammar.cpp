@@ -102,12 +102,13 @@ namespace {
 constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
                                      "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
-constexpr const char* kSettings[] = {
-    "partition.separator", "partition.value-separator", "partition.suffix",
-    "partition.parens",    "partition.bare-roman",      "partition.range-act",
-    "partition.brackets",  "partition.bare-level",      "partition.act-words",
-    "line-break",          "partition.implicit",        "partition.range",
-    "partition.prefix"};
+constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
+                                     "partition.suffix",     "partition.parens",
+                                     "partition.bare-roman", "partition.range-act",
+                                     "partition.brackets",   "partition.bare-level",
+                                     "partition.act-words",  "line-break",
+                                     "partition.implicit",   "partition.range",
+                                     "partition.prefix",     "heading.title"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
