@@ -737,7 +737,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           unit.token_count = m.count;
           unit.cls = m.cls;
           unit.row = m.row;
-          u.symbols[sym++] = static_cast<char>(g.class_symbol(m.cls));
+          u.symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
         } else {
           unit.token_count = 1;
           u.symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));

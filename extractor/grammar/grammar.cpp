@@ -100,7 +100,8 @@ std::string Grammar::symbol_name(std::uint8_t s) const {
 namespace {
 
 constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
-                                     "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE"};
+                                     "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE",
+                                     "PLURAL"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
                                      "partition.suffix",     "partition.parens",
@@ -901,6 +902,28 @@ class Loader {
       g_.class_symbol_.push_back(static_cast<std::uint8_t>(next++));
       g_.symbol_names_.push_back(c.name);
     }
+    // `PLURAL`: the partition words that announce a list get a symbol of their own, which the
+    // partitions class's element also matches.
+    const Pattern* plural = nullptr;
+    for (const auto& [name, m] : macros_) plural = plural ? plural : find_builtin(m, "PLURAL");
+    for (const Rule& r : g_.rules_) plural = plural ? plural : find_builtin(r.match, "PLURAL");
+    if (plural != nullptr) {
+      if (g_.partitions_class_ < 0) {
+        return error_at(plural->where, "PLURAL needs a 'partitions' class");
+      }
+      if (next > 255) {
+        return make_error(ErrorCode::kDataError,
+                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
+      }
+      const auto& pc = g_.lexicon_.classes()[static_cast<std::size_t>(g_.partitions_class_)];
+      const int c_plural = pc.column("plural");
+      g_.plural_row_.assign(pc.rows.size(), 0);
+      for (std::size_t r = 0; r < pc.rows.size(); ++r) {
+        g_.plural_row_[r] = pc.rows[r][static_cast<std::size_t>(c_plural)] == "yes" ? 1 : 0;
+      }
+      g_.plural_symbol_ = static_cast<std::uint8_t>(next++);
+      g_.symbol_names_.push_back(pc.name + "(plural)");
+    }
     std::set<std::string> literals;
     for (const auto& [name, m] : macros_) collect_literals(m, literals);
     for (const Rule& r : g_.rules_) collect_literals(r.match, literals);
@@ -929,6 +952,15 @@ class Loader {
       r.regex = std::move(regex);
     }
     return Status::Ok();
+  }
+
+  // The first element of `p` that is the builtin `name`, or null.
+  static const Pattern* find_builtin(const Pattern& p, std::string_view name) {
+    if (p.op == Pattern::Op::kBuiltin && p.name == name) return &p;
+    for (const Pattern& c : p.children) {
+      if (const Pattern* f = find_builtin(c, name)) return f;
+    }
+    return nullptr;
   }
 
   void collect_literals(const Pattern& p, std::set<std::string>& out) {
@@ -995,6 +1027,8 @@ class Loader {
     } else if (name == "PUNCT") {
       out = {kPunct};
       literal_if(punct);
+    } else if (name == "PLURAL") {
+      out = {g_.plural_symbol_};
     }
     return out;
   }
@@ -1038,6 +1072,14 @@ class Loader {
       case Pattern::Op::kClass: {
         const int c = g_.lexicon_.class_index(p.name);
         if (c < 0) return error_at(p.where, "no lexicon class '" + p.name + "' declared");
+        if (c == g_.partitions_class_ && g_.plural_symbol_ != 0) {  // both kinds of level word
+          out += "(?:";
+          append_byte(out, g_.class_symbol_[static_cast<std::size_t>(c)]);
+          out += '|';
+          append_byte(out, g_.plural_symbol_);
+          out += ')';
+          return Status::Ok();
+        }
         append_byte(out, g_.class_symbol_[static_cast<std::size_t>(c)]);
         return Status::Ok();
       }

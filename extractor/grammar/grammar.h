@@ -144,6 +144,14 @@ class Grammar {
 
   // The symbol of a unit: a lexicon class, or a single token.
   std::uint8_t class_symbol(int cls) const { return class_symbol_[static_cast<std::size_t>(cls)]; }
+  // The symbol of a unit that is row `row` of class `cls`: the class's, except for the rows of
+  // the partitions class that announce a list (`plural` yes), which have their own symbol when a
+  // pattern asks for them (`PLURAL`); the class's element matches both.
+  std::uint8_t unit_symbol(int cls, std::uint32_t row) const {
+    return cls == partitions_class_ && row < plural_row_.size() && plural_row_[row] != 0
+               ? plural_symbol_
+               : class_symbol_[static_cast<std::size_t>(cls)];
+  }
   std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const;
   // The same, given the token's word id in lexicon() (its literals have ids).
   std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
@@ -164,6 +172,9 @@ class Grammar {
   int partitions_class_ = -1;
   std::map<std::string, std::string, std::less<>> settings_;
   std::vector<std::uint8_t> class_symbol_;
+  std::vector<std::uint8_t> plural_row_;  // by row of the partitions class: 1 when it has its
+                                          // own symbol (plural_symbol_)
+  std::uint8_t plural_symbol_ = 0;
   std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
   StringTable literal_index_;                  // the same, for lookups in the hot path
   std::vector<std::int16_t> literal_by_word_;  // the same by lexicon word id (-1: none)
