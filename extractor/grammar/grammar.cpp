@@ -99,9 +99,9 @@ std::string Grammar::symbol_name(std::uint8_t s) const {
 
 namespace {
 
-constexpr const char* kBuiltins[] = {"NUM",  "NUM1", "NUM2",   "NUM3",  "NUM4",  "NUM5", "DAY",
-                                     "YEAR", "WORD", "LETTER", "ROMAN", "PUNCT", "ANY",  "TITLE",
-                                     "PLURAL"};
+constexpr const char* kBuiltins[] = {"NUM",   "NUM1",  "NUM2", "NUM3",  "NUM4",
+                                     "NUM5",  "DAY",   "YEAR", "WORD",  "LETTER",
+                                     "ROMAN", "PUNCT", "ANY",  "TITLE", "PLURAL"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
                                      "partition.suffix",     "partition.parens",
