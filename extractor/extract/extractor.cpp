@@ -931,7 +931,14 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // Partitions.
         std::vector<Interpreter::PartitionItem> items;
         if (auto pit = caps.find("parts"); pit != caps.end()) {
-          items = interp.partitions(pit->second, match);
+          // `actparts`: levels written inside the act's words, before the chain ("Pub. L.
+          // 104-56, title II" before "§§ 201, 202"): the chain starts with them.
+          Span chain = pit->second;
+          const auto hit = caps.find("actparts");
+          const bool act_parts =
+              hit != caps.end() && !hit->second.empty() && hit->second.begin < chain.begin;
+          if (act_parts) chain.begin = hit->second.begin;
+          items = interp.partitions(chain, match);
           if (items.empty()) {
             reject("the partition chain cannot be read");
             continue;
@@ -961,6 +968,10 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             if (auto ait = caps.find("act"); ait != caps.end() && !ait->second.empty()) {
               Interpreter::PartitionItem act{std::string(), ait->second};
               act.act_words = true;
+              if (act_parts) {  // the act's words cite the levels written inside them
+                auto head = interp.partitions(hit->second, hit->second);
+                if (head.size() == 1) act.id = std::move(head[0].id);
+              }
               items.push_back(std::move(act));
             }
           }

@@ -320,6 +320,7 @@ ChainSetup::ChainSetup(const grammar::Grammar& g) {
   std::istringstream words(g.setting("partition.prefix"));
   for (std::string w; words >> w;) prefixes.push_back(w);
   value_separator = g.setting("partition.value-separator");
+  nested = g.setting("partition.nested");
 }
 
 std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span match) const {
@@ -427,6 +428,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     }
     elements.push_back({Element::Kind::kValue, {}, std::move(v)});
   };
+  int nest_rank = 0;  // added to the rank of the levels inside `partition.nested` brackets
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     if (brackets_path && !elements.empty()) {
@@ -513,8 +515,15 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       elements.push_back(std::move(e));
       continue;
     }
+    // `partition.nested = [`: after "[", the chain goes on inside the act the value before it
+    // enacted ("§ 101(a) [title V, § 595(b)]"): its levels rank below every level before.
+    if (!cs.nested.empty() && !elements.empty() && unit_is(i, cs.nested)) {
+      nest_rank += 1000;
+      continue;
+    }
     if (unit.cls == part_cls) {
       Element e{Element::Kind::kLevel, cs.levels[unit.row], {}};
+      e.level.rank += nest_rank;
       e.value.span = Span{i, i + 1};
       format = e.level.format;
       real_level = e.level;

@@ -84,6 +84,7 @@ class ChainSetup {
   bool range_first = false;                         // partition.range = first
   std::vector<std::string> prefixes;                // partition.prefix, folded words
   std::string value_separator;                      // partition.value-separator
+  std::string nested;                               // partition.nested: "[" or empty
 
  private:
   struct Row {

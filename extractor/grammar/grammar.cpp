@@ -109,7 +109,8 @@ constexpr const char* kSettings[] = {"partition.separator",  "partition.value-se
                                      "partition.brackets",   "partition.bare-level",
                                      "partition.act-words",  "line-break",
                                      "partition.implicit",   "partition.range",
-                                     "partition.prefix",     "heading.title"};
+                                     "partition.prefix",     "heading.title",
+                                     "partition.nested"};
 
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
