@@ -1098,12 +1098,13 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
   }
   const std::size_t first_new = out.size();
   if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
-    // The grammar whose triggers the first 64 KiB of this first chunk hold most often, a marker
+    // The grammar whose triggers the first 32 KiB of this first chunk hold most often, a marker
     // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
-    // (ties: the first by name). 64 KiB tell the languages apart; one scan of them counts the
-    // triggers and markers of every grammar at once (chooser_).
+    // (ties: the first by name). 32 KiB tell the languages apart (every document of the shared
+    // corpora is read as with 64 KiB; 16 KiB misread two US Code titles); one scan of them counts
+    // the triggers and markers of every grammar at once (chooser_).
     constexpr std::size_t kMarkerWeight = 8;
-    constexpr std::size_t kChoiceBytes = 64 << 10;
+    constexpr std::size_t kChoiceBytes = 32 << 10;
     std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceBytes);
     if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
       const std::size_t nl = sample.rfind('\n');

@@ -42,7 +42,7 @@ struct Citation {
 struct ExtractorOptions {
   std::string data_dir;  // holds grammars/ and lexicons/
   // Grammars to load, e.g. {"it"}; {"auto"} loads every folder of grammars/ and reads each
-  // document with the one whose triggers its first 64 KiB hold most often.
+  // document with the one whose triggers its first 32 KiB hold most often.
   std::vector<std::string> grammars;
   scan::Engine engine = scan::Engine::kHyperscan;
   // Where compiled trigger databases are cached; empty: $XDG_CACHE_HOME/lexlink or
