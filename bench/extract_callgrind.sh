@@ -18,8 +18,9 @@ for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
   done
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$j" "$bin" extract --jurisdiction "$j" "$f" \
     > /dev/null 2> "$tmp/log"
+  # awk reads to the end (grep -m1 would close the pipe early: SIGPIPE under pipefail).
   ir=$(callgrind_annotate --inclusive=yes "$tmp/cg.$j" 2>/dev/null |
-       grep -m1 'lexlink::cli::extract_file' | awk '{gsub(",", "", $1); print $1}')
+       awk '/lexlink::cli::extract_file/ && !done { gsub(",", "", $1); print $1; done = 1 }')
   bytes=$(stat -c %s "$f")
   awk -v ir="$ir" -v b="$bytes" -v j="$j" \
     'BEGIN { printf "%s: %d bytes, %d instructions in extract_file: %.1f instructions/byte\n", j, b, ir, ir / b }'
