@@ -117,7 +117,7 @@ TEST_CASE("the bundled corpora score at least what they scored when recorded", "
     const char* corpus;
     double work, partition;
     bool code_agreement = false;  // fr: eval --measure code --linked-only
-  } kFloors[] = {{"it-normattiva-gazzetta-civica", 0.94, 0.91},
+  } kFloors[] = {{"it-normattiva-gazzetta-civica", 0.955, 0.94},
                  {"br-lexml-eta", 0.945, 0.91},
                  {"uk-clml", 0.88, 0.82},
                  {"za-laws-africa-bylaws", 0.95, 0.82},
