@@ -82,7 +82,15 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
   if (word_id < literal_by_word_.size() && literal_by_word_[word_id] >= 0) {
     return static_cast<std::uint8_t>(literal_by_word_[word_id]);
   }
-  return shape_symbol(tokens, t, tokens.norm(t));
+  return suffixed(tokens, t, shape_symbol(tokens, t, tokens.norm(t)));
+}
+
+std::uint8_t Grammar::suffixed(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                               std::uint8_t shape) const {
+  if (suffix_symbol_ == 0 || shape != symbol::kWord || t.begin == 0) return shape;
+  const std::size_t len = t.end - t.begin;
+  const auto before = static_cast<unsigned char>(tokens.source[t.begin - 1]);
+  return len >= 2 && len <= 4 && before >= '0' && before <= '9' ? suffix_symbol_ : shape;
 }
 
 std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const {
@@ -90,7 +98,7 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
   if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
     return static_cast<std::uint8_t>(lit);
   }
-  return shape_symbol(tokens, t, norm);
+  return suffixed(tokens, t, shape_symbol(tokens, t, norm));
 }
 
 std::string Grammar::symbol_name(std::uint8_t s) const {
@@ -99,9 +107,9 @@ std::string Grammar::symbol_name(std::uint8_t s) const {
 
 namespace {
 
-constexpr const char* kBuiltins[] = {"NUM",   "NUM1",  "NUM2", "NUM3",  "NUM4",
-                                     "NUM5",  "DAY",   "YEAR", "WORD",  "LETTER",
-                                     "ROMAN", "PUNCT", "ANY",  "TITLE", "PLURAL"};
+constexpr const char* kBuiltins[] = {"NUM", "NUM1",  "NUM2",   "NUM3",   "NUM4",  "NUM5",
+                                     "DAY", "YEAR",  "WORD",   "LETTER", "ROMAN", "PUNCT",
+                                     "ANY", "TITLE", "PLURAL", "SUFFIX"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
 constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
                                      "partition.suffix",     "partition.parens",
@@ -925,6 +933,19 @@ class Loader {
       g_.plural_symbol_ = static_cast<std::uint8_t>(next++);
       g_.symbol_names_.push_back(pc.name + "(plural)");
     }
+    // `SUFFIX`: the short words written against a number get a symbol of their own, which
+    // WORD also matches.
+    bool suffix = false;
+    for (const auto& [name, m] : macros_) suffix = suffix || find_builtin(m, "SUFFIX") != nullptr;
+    for (const Rule& r : g_.rules_) suffix = suffix || find_builtin(r.match, "SUFFIX") != nullptr;
+    if (suffix) {
+      if (next > 255) {
+        return make_error(ErrorCode::kDataError,
+                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
+      }
+      g_.suffix_symbol_ = static_cast<std::uint8_t>(next++);
+      g_.symbol_names_.push_back("SUFFIX");
+    }
     std::set<std::string> literals;
     for (const auto& [name, m] : macros_) collect_literals(m, literals);
     for (const Rule& r : g_.rules_) collect_literals(r.match, literals);
@@ -1014,6 +1035,7 @@ class Loader {
       literal_if([&](const std::string& s) { return digits(s) && s.size() == 4; });
     } else if (name == "WORD") {
       out = {kLetterRoman, kLetter, kRoman, kWord, kTitle};
+      if (g_.suffix_symbol_ != 0) out.push_back(g_.suffix_symbol_);
       literal_if(word);
     } else if (name == "TITLE") {
       out = {kTitle};
@@ -1030,6 +1052,8 @@ class Loader {
       literal_if(punct);
     } else if (name == "PLURAL") {
       out = {g_.plural_symbol_};
+    } else if (name == "SUFFIX") {
+      out = {g_.suffix_symbol_};
     }
     return out;
   }

@@ -163,6 +163,9 @@ class Grammar {
   static bool is_roman(std::string_view folded);
 
  private:
+  // `shape`, or the SUFFIX symbol for a short word glued to the number before it.
+  std::uint8_t suffixed(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                        std::uint8_t shape) const;
   std::string name_;
   lexicon::Lexicon lexicon_;
   lexicon::Lexicon markers_;
@@ -175,6 +178,9 @@ class Grammar {
   std::vector<std::uint8_t> plural_row_;  // by row of the partitions class: 1 when it has its
                                           // own symbol (plural_symbol_)
   std::uint8_t plural_symbol_ = 0;
+  // `SUFFIX`: a lower-case word of 2 to 4 letters written against the number before it ("300gg",
+  // "1395ww") has this symbol instead of WORD's when a pattern asks for it (0: none does).
+  std::uint8_t suffix_symbol_ = 0;
   std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
   StringTable literal_index_;                  // the same, for lookups in the hot path
   std::vector<std::int16_t> literal_by_word_;  // the same by lexicon word id (-1: none)
