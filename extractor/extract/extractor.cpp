@@ -215,8 +215,9 @@ struct Extractor::Session::State {
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
   std::uint64_t count_chars = 0;
-  bool seen_text = false;     // a chunk was read (the heading check is for the document's start)
-  bool heading_pass = false;  // reading the document's first lines for its heading
+  bool seen_text = false;      // a chunk was read (the heading check is for the document's start)
+  std::size_t wrap_width = 0;  // the document is hard-wrapped at this width (0: it is not)
+  bool heading_pass = false;   // reading the document's first lines for its heading
   std::uint64_t heading_end = 0;  // text offset: the end of the heading line that named it
   int chosen = -1;                // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
@@ -271,6 +272,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     for (const Rule& r : engine->g.rules())
       engine->rule_names.push_back(engine->g.name() + "/" + r.name);
     engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
+    x->any_lines_are_blocks_ = x->any_lines_are_blocks_ || engine->lines_are_blocks;
     engine->range_act = engine->g.setting("partition.range-act") == "yes";
     engine->act_words = engine->g.setting("partition.act-words") == "yes";
     engine->title_unlinked = engine->g.setting("heading.title") == "unlinked";
@@ -473,6 +475,39 @@ std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
     }
     default: return bytes.size();
   }
+}
+
+// Code points of a line, trailing white space left out.
+std::size_t line_width(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  std::size_t n = 0;
+  for (char c : line) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// The width a plain text was hard-wrapped at, or 0. A hard-wrapped text (OCR output, gazettes
+// typed for 80 columns) fills its lines to about one width and breaks them mid-sentence: most
+// of its lines end within a fifth of the width of its longest ones. A text whose lines are its
+// elements (a paragraph, a heading, a list item per line) has lines of every length. Read on
+// the first 8 KiB of a document (chunks are larger, so the answer does not depend on them).
+std::size_t hard_wrap_width(std::string_view sample) {
+  std::vector<std::size_t> widths;
+  std::size_t at = 0;
+  while (at < sample.size()) {
+    const std::size_t nl = sample.find('\n', at);
+    if (nl == std::string_view::npos) break;  // the last line may be cut
+    if (const std::size_t w = line_width(sample.substr(at, nl - at)); w > 0) widths.push_back(w);
+    at = nl + 1;
+  }
+  if (widths.size() < 8) return 0;
+  std::sort(widths.begin(), widths.end());
+  const std::size_t width = widths[widths.size() * 9 / 10];  // the 90th percentile
+  if (width < 40 || width > 120) return 0;
+  const std::size_t full = static_cast<std::size_t>(std::count_if(
+      widths.begin(), widths.end(), [&](std::size_t w) { return w >= width - width / 5; }));
+  return 2 * full >= widths.size() ? width : 0;
 }
 
 struct WindowBuilder {
@@ -687,10 +722,22 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
       }
       // `line-break = paragraph`: every line is a block of its own (text where each element of
-      // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings).
+      // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings),
+      // except in a hard-wrapped document, where a line filled to the width goes on on the next.
       if (lines_are_blocks) {
+        const std::size_t wrap = st.wrap_width, full = wrap - wrap / 5;
         for (std::size_t t = first_token + 1; t < end_token; ++t) {
-          if (u.tokens.tokens[t].newlines_before == 1) u.tokens.tokens[t].newlines_before = 2;
+          lexicon::Token& tok = u.tokens.tokens[t];
+          if (tok.newlines_before != 1) continue;
+          if (wrap > 0) {
+            const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
+            const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);
+            const std::size_t from = prev == std::string_view::npos ? 0 : prev + 1;
+            if (nl != std::string_view::npos && line_width(text.substr(from, nl - from)) >= full) {
+              continue;
+            }
+          }
+          tok.newlines_before = 2;
         }
       }
       // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
@@ -1124,6 +1171,9 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
         st.chosen = static_cast<int>(ei);
       }
     }
+  }
+  if (!st.seen_text && !chunk.text.empty() && any_lines_are_blocks_) {
+    st.wrap_width = hard_wrap_width(std::string_view(chunk.text).substr(0, 8 << 10));
   }
   // The document's heading, read first from its first lines, so that references to the
   // document itself anywhere in the document know its name, wherever chunks are cut (a

@@ -96,6 +96,7 @@ class Extractor {
   Extractor() = default;
   struct Engine;
   bool choose_per_document_ = false;
+  bool any_lines_are_blocks_ = false;  // some grammar has `line-break = paragraph`
   // With several grammars: every grammar's triggers (group 2 * engine) and markers (group
   // 2 * engine + 1) in one scanner, for choosing a grammar per document in one scan.
   std::shared_ptr<const scan::TriggerScanner> chooser_;

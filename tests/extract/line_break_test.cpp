@@ -1,0 +1,125 @@
+// Line breaks under `line-break = paragraph`: a text whose lines are its elements keeps each
+// citation on one line; a hard-wrapped text has its citations read across the wrap
+// (tests/data/extract/line-breaks.tsv), and so does a hard-wrapped copy of every bundled Italian
+// document, which gives the names the document gives unwrapped.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "extract/extractor.h"
+#include "support/test_support.h"
+#include "text/view_builder.h"
+
+using namespace lexlink;
+
+namespace {
+
+std::shared_ptr<const extract::Extractor> load(const std::string& grammar) {
+  extract::ExtractorOptions o;
+  o.data_dir = LEXLINK_SOURCE_DIR;
+  o.grammars = {grammar};
+  o.cache_dir = "-";
+  auto x = extract::Extractor::load(o);
+  if (!x) FAIL(x.error().to_string());
+  return std::move(*x);
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The names found in `text`, separated by " ; ".
+std::string names(const extract::Extractor& x, const std::string& text) {
+  text::ViewOptions vo;
+  vo.format = text::ViewOptions::FormatChoice::kText;
+  auto view = text::make_view(text, vo);
+  REQUIRE(view);
+  auto session = x.start();
+  std::vector<extract::Citation> got;
+  REQUIRE(x.extract(*view, *session, got));
+  std::string urns;
+  for (const auto& c : got) urns += (urns.empty() ? "" : " ; ") + c.urn;
+  return urns;
+}
+
+// `text` wrapped at `width` bytes as `fold -s` does: each line broken after its last space.
+std::string hard_wrap(const std::string& text, std::size_t width) {
+  std::string out;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] == '\n') {
+      line_start = out.size();
+      continue;
+    }
+    if (out.size() - line_start >= width) {
+      const std::size_t space = out.rfind(' ', out.size() - 1);
+      if (space != std::string::npos && space > line_start) {
+        out[space] = '\n';
+        line_start = space + 1;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("line breaks end citations only where lines are elements", "[extract]") {
+  const auto table = test::load_table("tests/data/extract/line-breaks.tsv",
+                                      {"case", "grammar", "file", "expected"});
+  REQUIRE(table.rows().size() >= 2);
+  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded;
+  for (const auto& row : table.rows()) {
+    INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
+    const std::string grammar(row.fields[1]);
+    if (loaded.count(grammar) == 0) loaded[grammar] = load(grammar);
+    const std::string text =
+        read_file(std::filesystem::path(LEXLINK_SOURCE_DIR) / "tests" / "data" / "extract" /
+                  "line-breaks" / std::string(row.fields[2]));
+    REQUIRE(!text.empty());
+    CHECK(names(*loaded[grammar], text) == std::string(row.fields[3]));
+  }
+}
+
+TEST_CASE("a hard-wrapped document gives the names it gives unwrapped", "[extract]") {
+  const auto x = load("it");
+  auto split = [](const std::string& joined) {
+    std::multiset<std::string> out;
+    for (std::size_t at = 0; at < joined.size();) {
+      const std::size_t sep = joined.find(" ; ", at);
+      out.insert(joined.substr(at, sep == std::string::npos ? std::string::npos : sep - at));
+      if (sep == std::string::npos) break;
+      at = sep + 3;
+    }
+    return out;
+  };
+  std::size_t documents = 0, names_read = 0;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::filesystem::path(LEXLINK_SOURCE_DIR) / "corpora" /
+                                           "it-normattiva-gazzetta-civica" / "text")) {
+    const std::string text = read_file(e.path());
+    INFO(e.path().filename().string());
+    const auto whole = split(names(*x, text));
+    const auto wrapped = split(names(*x, hard_wrap(text, 78)));
+    // Every name read unwrapped is read wrapped (wrapped, the document's title is longer than its
+    // first line, and only that line is the unlinked title: a wrapped title may give more).
+    for (const std::string& n : whole) {
+      INFO(n);
+      CHECK(wrapped.count(n) >= whole.count(n));
+    }
+    names_read += whole.size();
+    ++documents;
+  }
+  CHECK(documents >= 8);
+  CHECK(names_read >= 500);
+}
