@@ -845,7 +845,6 @@ class Loader {
         if (!choice.empty() && choice[0] == '!') {
           c.literal = choice.substr(1);
           c.partial = true;
-          if (c.literal.empty()) return error_at(at, "empty fallback after '!'");
         } else {
           const std::size_t colon = choice.find(':');
           if (colon != std::string::npos) {
