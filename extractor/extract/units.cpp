@@ -415,6 +415,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
 
   // 1. Elements, in text order. The format of the last level word decides how values read.
   std::vector<Element> elements;
+  elements.reserve(s.end - s.begin + 2);  // at most an element or two per unit
   Format format = Format::kNumber;
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
   // A number read as a value (`number` and `as-written` levels), after the implicit level word
@@ -678,6 +679,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
 
   // 2. Segments between connectors; a chain written from the smallest level is reversed.
   std::vector<std::vector<Element>> segments(1);
+  segments.back().reserve(elements.size());
   for (Element& e : elements) {
     if (e.kind == Element::Kind::kOf) {
       if (!segments.back().empty()) segments.emplace_back();
@@ -906,9 +908,15 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
       std::reverse(segments.begin(), segments.end());
     }
-    std::vector<Element> all;
-    for (auto& seg : segments) all.insert(all.end(), seg.begin(), seg.end());
-    auto walked = walk(all, false);
+    if (segments.size() > 1) {  // one segment for the walk
+      for (std::size_t k = 1; k < segments.size(); ++k) {
+        segments[0].insert(segments[0].end(), std::make_move_iterator(segments[k].begin()),
+                           std::make_move_iterator(segments[k].end()));
+      }
+      segments.resize(1);
+    }
+    static const std::vector<Element> kNone;
+    auto walked = walk(segments.empty() ? kNone : segments[0], false);
     if (!walked) return {};
     result = std::move(*walked);
   } else {
