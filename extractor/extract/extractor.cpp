@@ -816,6 +816,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       const RuleAnswers& answers =
           answers_for(e, st.answers[ei], symbols, s, end, groups, st.answer_key);
       bool emitted = false;
+      std::uint32_t resume = end;  // where reading goes on after an emitted citation
       for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
         const int id = answers.ids[ai];
         const Rule& rule = g.rules()[static_cast<std::size_t>(id)];
@@ -985,7 +986,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const bool act_parts =
               hit != caps.end() && !hit->second.empty() && hit->second.begin < chain.begin;
           if (act_parts) chain.begin = hit->second.begin;
-          items = interp.partitions(chain, match);
+          // A `span` capture bounds the citation (the words after it were only looked at).
+          const auto spit = caps.find("span");
+          items = interp.partitions(chain, spit != caps.end() ? spit->second : match);
           if (items.empty()) {
             reject("the partition chain cannot be read");
             continue;
@@ -1119,14 +1122,21 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         st.previous.valid = true;
         st.previous.engine = ei;
         st.previous.rule = static_cast<std::size_t>(id);
-        st.previous.end_unit = end;
+        // A `span` that ends before the match: the words after it were only looked at ("20
+        // U.S.C. 1087 and 42 U.S.C. 300": "and 42" is not a section of title 20) and are read
+        // again for the next citation.
+        if (auto sit = caps.find("span");
+            sit != caps.end() && sit->second.end > s && sit->second.end < end) {
+          resume = sit->second.end;
+        }
+        st.previous.end_unit = resume;
         st.previous.captures = caps;
         st.previous.work = work_name;
         st.previous.citations = emitted_here;
         emitted = true;
         break;
       }
-      pos = emitted ? end : s + 1;
+      pos = emitted ? resume : s + 1;
     }
   }
   return Status::Ok();
