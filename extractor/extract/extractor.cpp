@@ -702,7 +702,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     UnitText& u = st.units;
     u.clear();
     u.tokens.source = text;
-    const bool lines_are_blocks = e.lines_are_blocks;
+    // Only in plain text: in HTML and XML a line break in the source is white space, and the
+    // elements (<br>, blocks) already break the text.
+    const bool lines_are_blocks = e.lines_are_blocks && chunk.format == text::Format::kText;
     for (const auto& [lo, hi] : windows) {
       const std::size_t first_token = u.tokens.tokens.size();
       lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo));

@@ -1,5 +1,6 @@
 // Line breaks under `line-break = paragraph`: a text whose lines are its elements keeps each
-// citation on one line; a hard-wrapped text has its citations read across the wrap
+// citation on one line; a hard-wrapped text, and HTML whose source lines are wrapped inside a
+// paragraph, have their citations read across the wrap
 // (tests/data/extract/line-breaks.tsv), and so does a hard-wrapped copy of every bundled Italian
 // document, which gives the names the document gives unwrapped.
 #include <catch2/catch.hpp>
@@ -37,10 +38,11 @@ std::string read_file(const std::filesystem::path& p) {
   return s.str();
 }
 
-// The names found in `text`, separated by " ; ".
-std::string names(const extract::Extractor& x, const std::string& text) {
+// The names found in `text` (plain text, or HTML), separated by " ; ".
+std::string names(const extract::Extractor& x, const std::string& text, bool html = false) {
   text::ViewOptions vo;
-  vo.format = text::ViewOptions::FormatChoice::kText;
+  vo.format =
+      html ? text::ViewOptions::FormatChoice::kHtml : text::ViewOptions::FormatChoice::kText;
   auto view = text::make_view(text, vo);
   REQUIRE(view);
   auto session = x.start();
@@ -87,7 +89,9 @@ TEST_CASE("line breaks end citations only where lines are elements", "[extract]"
         read_file(std::filesystem::path(LEXLINK_SOURCE_DIR) / "tests" / "data" / "extract" /
                   "line-breaks" / std::string(row.fields[2]));
     REQUIRE(!text.empty());
-    CHECK(names(*loaded[grammar], text) == std::string(row.fields[3]));
+    const std::string file(row.fields[2]);
+    const bool html = file.size() > 5 && file.compare(file.size() - 5, 5, ".html") == 0;
+    CHECK(names(*loaded[grammar], text, html) == std::string(row.fields[3]));
   }
 }
 
