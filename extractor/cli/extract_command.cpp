@@ -171,7 +171,7 @@ std::string_view href_of(const ExtractSetup& s, const extract::Citation& c, std:
 void append_number(std::string& out, std::uint64_t v) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));  // (pointer, length): no temporary
 }
 
 // The fields of one citation (the contract of README.md "lexlink extract"), from "start" to

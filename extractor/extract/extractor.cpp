@@ -4,9 +4,9 @@
 #include <re2/set.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -71,6 +71,34 @@ struct Act {
   std::string year;
 };
 
+// The last 64 acts cited, oldest first: a ring whose strings are reused (no allocation once
+// they have grown).
+class ActHistory {
+ public:
+  static constexpr std::size_t kSize = 64;
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  // The k-th act from the newest (0: the newest).
+  const Act& newest(std::size_t k = 0) const { return acts_[(head_ + size_ - 1 - k) % kSize]; }
+  void push(std::string_view work, std::string_view measure_type, std::string_view year) {
+    std::size_t slot = (head_ + size_) % kSize;
+    if (size_ < kSize) {
+      ++size_;
+    } else {
+      head_ = (head_ + 1) % kSize;  // the oldest goes
+    }
+    Act& a = acts_[slot];
+    a.work.assign(work);
+    a.measure_type.assign(measure_type);
+    a.year.assign(year);
+  }
+
+ private:
+  std::array<Act, kSize> acts_;
+  std::size_t head_ = 0;  // the oldest
+  std::size_t size_ = 0;
+};
+
 // The tokens of a lexicon phrase as the lexicon stores it (normalised, one space between tokens).
 std::vector<std::string> phrase_tokens(const std::string& phrase) {
   std::vector<std::string> tokens;
@@ -81,6 +109,20 @@ std::vector<std::string> phrase_tokens(const std::string& phrase) {
     if (sp == std::string::npos) return tokens;
     start = sp + 1;
   }
+}
+
+// Whether a partition id is made only of characters that urn/parse.cpp's partition-id takes
+// as they are: ASCII letters and digits, '.', ';', '-', '_', '\'', '=', '(' and ')'.
+bool plain_partition_id(std::string_view id) {
+  if (id.empty()) return false;
+  for (char c : id) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum && c != '.' && c != ';' && c != '-' && c != '_' && c != '\'' && c != '=' &&
+        c != '(' && c != ')') {
+      return false;
+    }
+  }
+  return true;
 }
 
 // Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
@@ -120,6 +162,35 @@ struct Extractor::Engine {
   // Per rule with `complete: CLASS`: the class's works by their name without the date
   // ("urn:lex:br:federal:decreto.lei:;5452" -> "...:decreto.lei:1943-05-01;5452").
   std::vector<std::unordered_map<std::string, std::string>> dateless;
+  // Capture names: every rule program's named groups, numbered in name order (so that visiting
+  // ids in order visits names in order). A match's captures are kept by number.
+  std::vector<std::string> capture_names;
+  struct RuleCaptures {
+    // The rule program's group names (the strings RuleAnswers::Capture points to) and their ids.
+    std::vector<std::pair<const std::string*, int>> groups;
+    // The capture id of every choice of the rule's templates (-1: no rule captures that name):
+    // the emit parts' choices, then refers_measure's, then refers_year's.
+    std::vector<int> choice_ids;
+    std::vector<std::size_t> emit_at;  // per emit part: where its choices start in choice_ids
+    std::size_t measure_at = 0, year_at = 0;
+  };
+  std::vector<RuleCaptures> rule_captures;  // per rule
+  int cap_parts = -1, cap_actparts = -1, cap_span = -1, cap_act = -1;
+
+  // The id of a capture name, or -1.
+  int capture_id(std::string_view name) const {
+    auto it = std::lower_bound(capture_names.begin(), capture_names.end(), name,
+                               [](const std::string& a, std::string_view b) { return a < b; });
+    return it != capture_names.end() && *it == name ? static_cast<int>(it - capture_names.begin())
+                                                    : -1;
+  }
+  // The id of a capture the rule program of rule `r` reported by its group name.
+  int capture_id(std::size_t r, const std::string* name) const {
+    for (const auto& [n, id] : rule_captures[r].groups) {
+      if (n == name) return id;
+    }
+    return capture_id(*name);
+  }
 };
 
 namespace {
@@ -151,40 +222,45 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
-// The captures of one match by name, sorted by name (a flat map: a match has a handful). Names
-// view the rule programs' own group names, which live as long as the extractor.
-class CaptureSpans {
+// The captures of one match by capture id (Engine::capture_names), the set ones flagged.
+class Captures {
  public:
-  using Entry = std::pair<std::string_view, Span>;
-  using const_iterator = std::vector<Entry>::const_iterator;
-  const_iterator begin() const { return v_.begin(); }
-  const_iterator end() const { return v_.end(); }
-  void clear() { v_.clear(); }
-  const_iterator find(std::string_view name) const {
-    auto it = lower(name);
-    return it != v_.end() && it->first == name ? it : v_.end();
+  // Empties it for a grammar of `n` capture names.
+  void reset(std::size_t n) {
+    spans_.resize(n);
+    set_.assign(n, 0);
   }
-  Span& operator[](std::string_view name) {
-    auto it = lower(name);
-    if (it == v_.end() || it->first != name) it = v_.insert(it, Entry{name, Span{}});
-    return it->second;
+  // The span of capture `id`, or nullptr when it is not set (or id is -1).
+  const Span* find(int id) const {
+    return id >= 0 && set_[static_cast<std::size_t>(id)] != 0
+               ? &spans_[static_cast<std::size_t>(id)]
+               : nullptr;
   }
-  // Adds `name` unless it is there.
-  void emplace(std::string_view name, Span span) {
-    auto it = lower(name);
-    if (it == v_.end() || it->first != name) v_.insert(it, Entry{name, span});
+  void set(int id, Span span) {
+    if (id < 0) return;
+    spans_[static_cast<std::size_t>(id)] = span;
+    set_[static_cast<std::size_t>(id)] = 1;
+  }
+  // Sets the captures of `other` that are not set here.
+  void add_missing(const Captures& other) {
+    for (std::size_t k = 0; k < set_.size() && k < other.set_.size(); ++k) {
+      if (set_[k] == 0 && other.set_[k] != 0) {
+        spans_[k] = other.spans_[k];
+        set_[k] = 1;
+      }
+    }
+  }
+  // Calls f(id, span) for every capture set, by id.
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t k = 0; k < set_.size(); ++k) {
+      if (set_[k] != 0) f(static_cast<int>(k), spans_[k]);
+    }
   }
 
  private:
-  std::vector<Entry>::iterator lower(std::string_view name) {
-    return std::lower_bound(v_.begin(), v_.end(), name,
-                            [](const Entry& e, std::string_view n) { return e.first < n; });
-  }
-  const_iterator lower(std::string_view name) const {
-    return std::lower_bound(v_.begin(), v_.end(), name,
-                            [](const Entry& e, std::string_view n) { return e.first < n; });
-  }
-  std::vector<Entry> v_;
+  std::vector<Span> spans_;
+  std::vector<std::uint8_t> set_;
 };
 
 // What the extractor needs of a parsed work name.
@@ -193,16 +269,21 @@ struct ParsedWork {
   std::string error;  // when not ok
   std::string jurisdiction, work_name, measure_type, year;
   bool year_only = false;
+  // The name has no '~', '?' or '#': with "~" and a partition id of letters, digits and
+  // ".;-_'=()" after it, it is still valid (the parser reads the name the same way up to '~',
+  // which ends each of its productions as the end of the text does; partition-id takes those
+  // characters).
+  bool plain = false;
 };
 
 struct Extractor::Session::State {
   std::string self;
-  std::deque<Act> history;  // the last 64 acts cited (oldest first)
+  ActHistory history;  // the last 64 acts cited
   std::vector<std::unique_ptr<scan::TriggerScanner::Scratch>> scratch;
   std::unique_ptr<scan::TriggerScanner::Scratch> chooser_scratch;  // with several grammars
   std::vector<std::size_t> chooser_counts;
   UnitText units;
-  CaptureSpans caps;       // the captures of the match being read
+  Captures caps;           // the captures of the match being read
   std::string answer_key;  // answers_for()'s lookup key
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
@@ -219,13 +300,17 @@ struct Extractor::Session::State {
   std::size_t wrap_width = 0;  // the document is hard-wrapped at this width (0: it is not)
   bool heading_pass = false;   // reading the document's first lines for its heading
   std::uint64_t heading_end = 0;  // text offset: the end of the heading line that named it
-  int chosen = -1;                // with --jurisdiction auto: the engine this document is read with
+  // Buffers of the citation being read, reused: the work's name, the template values of
+  // `refers`, the partition items (and those of the act's own words), the reference name.
+  std::string work, measure, year;
+  std::vector<Interpreter::PartitionItem> items, head_items;
+  int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
     std::size_t rule = 0;
     std::uint32_t end_unit = 0;
-    CaptureSpans captures;
+    Captures captures;
     std::string work;
     std::size_t citations = 0;  // how many it emitted (list items)
     bool valid = false;
@@ -394,6 +479,34 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!engine->combined->ok()) {
       return make_error(ErrorCode::kDataError,
                         "grammar '" + name + "': " + engine->combined->error());
+    }
+    // Capture names by number (Engine::capture_names).
+    {
+      std::set<std::string> capture_names;
+      for (const auto& re : engine->rule_re) {
+        for (const auto& named : re->NamedCapturingGroups()) capture_names.insert(named.first);
+      }
+      engine->capture_names.assign(capture_names.begin(), capture_names.end());
+      engine->cap_parts = engine->capture_id("parts");
+      engine->cap_actparts = engine->capture_id("actparts");
+      engine->cap_span = engine->capture_id("span");
+      engine->cap_act = engine->capture_id("act");
+      engine->rule_captures.resize(engine->g.rules().size());
+      for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
+        Engine::RuleCaptures& rc = engine->rule_captures[r];
+        for (const auto& named : engine->rule_re[r]->NamedCapturingGroups()) {
+          rc.groups.emplace_back(&named.first, engine->capture_id(named.first));
+        }
+        auto add_part = [&](const grammar::TemplatePart& part) {
+          const std::size_t at = rc.choice_ids.size();
+          for (const auto& c : part.choices) rc.choice_ids.push_back(engine->capture_id(c.capture));
+          return at;
+        };
+        const Rule& rule = engine->g.rules()[r];
+        for (const auto& part : rule.emit_parts) rc.emit_at.push_back(add_part(part));
+        rc.measure_at = add_part(rule.refers_measure);
+        rc.year_at = add_part(rule.refers_year);
+      }
     }
     x->engines_.push_back(std::move(engine));
   }
@@ -655,6 +768,7 @@ const ParsedWork& parse_work(std::unordered_map<std::string, ParsedWork>& cache,
     pw.measure_type = std::string(parsed->get(urn::Kind::kMeasureType));
     pw.year_only = parsed->year_only();
     pw.year = std::string(parsed->year());
+    pw.plain = work.find_first_of("~?#") == std::string::npos;
   } else {
     pw.error = parsed.error().message;
   }
@@ -836,10 +950,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           reject("internal: the rule's own program did not match the span");
           continue;
         }
-        CaptureSpans& caps = st.caps;
-        caps.clear();
+        const Engine::RuleCaptures& rc = e.rule_captures[static_cast<std::size_t>(id)];
+        Captures& caps = st.caps;
+        caps.reset(e.capture_names.size());
         for (const RuleAnswers::Capture& cap : answer.captures) {
-          caps[*cap.name] = Span{s + cap.begin, s + cap.end};
+          caps.set(e.capture_id(static_cast<std::size_t>(id), cap.name),
+                   Span{s + cap.begin, s + cap.end});
         }
         // `continues`: take the missing captures from the citation just before.
         if (rule.continues > 0) {
@@ -848,68 +964,75 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             reject("continues a list, but no citation ends just before");
             continue;
           }
-          for (const auto& [name, span] : st.previous.captures) caps.emplace(name, span);
+          caps.add_missing(st.previous.captures);
         }
         const Span match{s, end};
         // Render the work.
-        std::string work;
+        std::string& work = st.work;
+        work.clear();
         bool partial = false, year_only = false, failed = false;
-        auto render = [&](const grammar::TemplatePart& part, std::string& into) -> bool {
+        // Appends the first choice of `part` that has a value; `ids` are its choices' captures.
+        auto render = [&](const grammar::TemplatePart& part, const int* ids,
+                          std::string& into) -> bool {
           if (part.choices.empty()) {
             into += part.text;
             return true;
           }
-          for (const auto& c : part.choices) {
+          for (std::size_t k = 0; k < part.choices.size(); ++k) {
+            const auto& c = part.choices[k];
             if (c.capture.empty()) {
               into += c.literal;
               partial = partial || c.partial;
               return true;
             }
-            auto it = caps.find(c.capture);
-            if (it == caps.end()) continue;
-            std::optional<std::string> v;
+            const Span* span = caps.find(ids[k]);
+            if (span == nullptr) continue;
+            const std::size_t mark = into.size();
+            bool ok = false;
             using Read = grammar::TemplatePart::Choice::Read;
             if (!c.attribute.empty()) {
-              v = interp.attribute(it->second, c.attribute);
+              ok = interp.attribute(*span, c.attribute, into);
             } else {
               switch (c.read) {
                 case Read::kDate: {
                   bool yo = false;
-                  v = interp.date(it->second, yo);
-                  year_only = year_only || (v && yo);
+                  ok = interp.date(*span, yo, into);
+                  year_only = year_only || (ok && yo);
                   break;
                 }
-                case Read::kYear: v = interp.year(it->second); break;
-                case Read::kDigits: v = interp.digits(it->second); break;
-                case Read::kRoman: v = interp.roman(it->second); break;
-                case Read::kText: v = interp.text(it->second); break;
-                case Read::kNumber: v = interp.number(it->second); break;
+                case Read::kYear: ok = interp.year(*span, into); break;
+                case Read::kDigits: ok = interp.digits(*span, into); break;
+                case Read::kRoman: ok = interp.roman(*span, into); break;
+                case Read::kText: ok = interp.text(*span, into); break;
+                case Read::kNumber: ok = interp.number(*span, into); break;
               }
             }
-            if (v && !v->empty()) {
-              into += *v;
-              return true;
-            }
+            if (ok && into.size() > mark) return true;
+            into.resize(mark);  // no value, or an empty one: the next choice
           }
           return false;
         };
-        switch (rule.refers) {
-          case Rule::Refers::kNone:
-            for (const auto& part : rule.emit_parts) {
-              if (!render(part, work)) {
-                failed = true;
-                break;
-              }
+        auto render_emit = [&]() -> bool {
+          for (std::size_t p = 0; p < rule.emit_parts.size(); ++p) {
+            if (!render(rule.emit_parts[p], rc.choice_ids.data() + rc.emit_at[p], work)) {
+              return false;
             }
-            break;
+          }
+          return true;
+        };
+        const int* measure_ids = rc.choice_ids.data() + rc.measure_at;
+        switch (rule.refers) {
+          case Rule::Refers::kNone: failed = !render_emit(); break;
           case Rule::Refers::kSelf: {
             // `refers: self {s.measure}`: only when the document is an act of that type (br
             // "desta Lei" in a Medida Provisória is the text of the Lei it amends).
-            std::string measure;
+            std::string& measure = st.measure;
+            measure.clear();
             urn::ParseOptions spo;
             spo.allow_unnumbered = true;
-            if (rule.refers_measure.choices.empty() || !render(rule.refers_measure, measure) ||
-                measure.empty() || st.self.empty() ||
+            if (rule.refers_measure.choices.empty() ||
+                !render(rule.refers_measure, measure_ids, measure) || measure.empty() ||
+                st.self.empty() ||
                 parse_work(st.parsed_works, st.self, spo).measure_type == measure) {
               work = st.self;
             } else {
@@ -919,37 +1042,35 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             break;
           }
           case Rule::Refers::kPrevious:
-            if (!st.history.empty()) work = st.history.back().work;
+            if (!st.history.empty()) work = st.history.newest().work;
             break;
           case Rule::Refers::kPreviousMeasure: {
-            std::string measure, year;
+            std::string& measure = st.measure;
+            std::string& year = st.year;
+            measure.clear();
+            year.clear();
             const bool by_year = !rule.refers_year.choices.empty();
-            if (render(rule.refers_measure, measure) &&
-                (!by_year || render(rule.refers_year, year))) {
-              for (auto it = st.history.rbegin(); it != st.history.rend(); ++it) {
-                if (it->measure_type == measure && (!by_year || it->year == year)) {
-                  work = it->work;
+            if (render(rule.refers_measure, measure_ids, measure) &&
+                (!by_year || render(rule.refers_year, rc.choice_ids.data() + rc.year_at, year))) {
+              for (std::size_t k = 0; k < st.history.size(); ++k) {
+                const Act& act = st.history.newest(k);
+                if (act.measure_type == measure && (!by_year || act.year == year)) {
+                  work = act.work;
                   break;
                 }
               }
             }
             // None cited before ("the 1981 Act" defined elsewhere): the rule's own name, if it
             // has one (a partial name).
-            if (work.empty() && !rule.emit_parts.empty()) {
-              for (const auto& part : rule.emit_parts) {
-                if (!render(part, work)) {
-                  work.clear();
-                  break;
-                }
-              }
-            }
+            if (work.empty() && !rule.emit_parts.empty() && !render_emit()) work.clear();
             break;
           }
         }
         if (ex != nullptr) {
-          for (const auto& [name, span] : caps) {
-            ex->captures.push_back(std::string(name) + " = " + describe_span(g, u, span, text));
-          }
+          caps.for_each([&](int cid, Span span) {
+            ex->captures.push_back(e.capture_names[static_cast<std::size_t>(cid)] + " = " +
+                                   describe_span(g, u, span, text));
+          });
         }
         if (failed) {
           reject("a placeholder of the emit template has no value (unreadable date or number?)");
@@ -978,20 +1099,22 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         const std::string& jurisdiction = parsed.jurisdiction;
+        const auto sit = e.separator_of.find(jurisdiction);
+        const std::string& sep = sit == e.separator_of.end() ? e.separator : sit->second;
         // Partitions.
-        std::vector<Interpreter::PartitionItem> items;
-        if (auto pit = caps.find("parts"); pit != caps.end()) {
+        std::vector<Interpreter::PartitionItem>& items = st.items;
+        items.clear();
+        const Span* span_cap = caps.find(e.cap_span);
+        if (const Span* parts = caps.find(e.cap_parts); parts != nullptr) {
           // `actparts`: levels written inside the act's words, before the chain ("Pub. L.
           // 104-56, title II" before "§§ 201, 202"): the chain starts with them.
-          Span chain = pit->second;
-          const auto hit = caps.find("actparts");
+          Span chain = *parts;
+          const Span* actparts = caps.find(e.cap_actparts);
           const bool act_parts =
-              hit != caps.end() && !hit->second.empty() && hit->second.begin < chain.begin;
-          if (act_parts) chain.begin = hit->second.begin;
+              actparts != nullptr && !actparts->empty() && actparts->begin < chain.begin;
+          if (act_parts) chain.begin = actparts->begin;
           // A `span` capture bounds the citation (the words after it were only looked at).
-          const auto spit = caps.find("span");
-          items = interp.partitions(chain, spit != caps.end() ? spit->second : match);
-          if (items.empty()) {
+          if (!interp.partitions(chain, span_cap != nullptr ? *span_cap : match, sep, items)) {
             reject("the partition chain cannot be read");
             continue;
           }
@@ -1003,11 +1126,11 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                           [](const Interpreter::PartitionItem& i) { return i.in_range; });
           if (range && e.range_act) {
             std::uint32_t act_begin = match.end;
-            for (const auto& [name, span] : caps) {
-              if (name != "parts" && name != "span" && span.begin >= pit->second.end) {
+            caps.for_each([&](int cid, Span span) {
+              if (cid != e.cap_parts && cid != e.cap_span && span.begin >= parts->end) {
                 act_begin = std::min(act_begin, span.begin);
               }
-            }
+            });
             for (auto& item : items) item.span = Span{match.begin, match.end};
             if (act_begin < match.end) {
               items.push_back(
@@ -1017,33 +1140,21 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           // `partition.act-words = yes`: the act is also cited on its own words (the capture
           // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
           if (e.act_words) {
-            if (auto ait = caps.find("act"); ait != caps.end() && !ait->second.empty()) {
-              Interpreter::PartitionItem act{std::string(), ait->second};
+            if (const Span* act_cap = caps.find(e.cap_act);
+                act_cap != nullptr && !act_cap->empty()) {
+              Interpreter::PartitionItem act{std::string(), *act_cap};
               act.act_words = true;
               if (act_parts) {  // the act's words cite the levels written inside them
-                auto head = interp.partitions(hit->second, hit->second);
+                std::vector<Interpreter::PartitionItem>& head = st.head_items;
+                interp.partitions(*actparts, *actparts, sep, head);
                 if (head.size() == 1) act.id = std::move(head[0].id);
               }
               items.push_back(std::move(act));
             }
           }
-          const auto sit = e.separator_of.find(jurisdiction);
-          const std::string& sep = sit == e.separator_of.end() ? e.separator : sit->second;
-          for (auto& item : items) {
-            std::string joined;
-            for (char c : item.id) {
-              if (c == '\x1f') {
-                joined += sep;
-              } else {
-                joined += c;
-              }
-            }
-            item.id = std::move(joined);
-          }
         } else {
-          auto sit = caps.find("span");
           items.push_back(
-              Interpreter::PartitionItem{std::string(), sit != caps.end() ? sit->second : match});
+              Interpreter::PartitionItem{std::string(), span_cap != nullptr ? *span_cap : match});
         }
         const std::string& work_name = parsed.work_name;
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
@@ -1088,9 +1199,20 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         bool any = false;
         std::size_t emitted_here = 0;
         for (const auto& item : items) {
-          std::string ref = work;
-          if (!item.id.empty()) ref += "~" + item.id;
-          if (!urn::validate(ref, po)) continue;
+          // The reference: the work, or the work and "~" and the partition id. The work is
+          // valid (parsed above); with a plain partition id so is the reference (ParsedWork::
+          // plain), else the whole name is checked.
+          std::string ref;
+          ref.reserve(work.size() + 1 + item.id.size());
+          ref = work;
+          if (!item.id.empty()) {
+            ref += '~';
+            ref += item.id;
+            if (!(parsed.plain && plain_partition_id(item.id) && ref.size() <= po.max_length) &&
+                !urn::validate(ref, po)) {
+              continue;
+            }
+          }
           // Unit span -> token span -> text offsets.
           std::uint32_t b = item.span.begin, en = item.span.end;
           while (b < en && u.units[b].token_count == 0) ++b;
@@ -1099,10 +1221,10 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
           const lexicon::Token& t1 =
               u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-          Citation c;
+          Citation& c = out.emplace_back();
           c.text_begin = chunk.text_begin + t0.begin;
           c.text_end = chunk.text_begin + t1.end;
-          c.text = std::string(text.substr(t0.begin, t1.end - t0.begin));
+          c.text.assign(text.data() + t0.begin, t1.end - t0.begin);
           c.urn = std::move(ref);
           c.work = work_name;
           c.jurisdiction = jurisdiction;
@@ -1110,7 +1232,6 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           c.complete = complete;
           c.inner = item.act_words;
           if (ex != nullptr) ex->urns.push_back(c.urn);
-          out.push_back(std::move(c));
           any = true;
           ++emitted_here;
         }
@@ -1119,17 +1240,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         if (ex != nullptr) ex->outcome = "emitted";
-        st.history.push_back(Act{work_name, parsed.measure_type, parsed.year});
-        if (st.history.size() > 64) st.history.pop_front();
+        st.history.push(work_name, parsed.measure_type, parsed.year);
         st.previous.valid = true;
         st.previous.engine = ei;
         st.previous.rule = static_cast<std::size_t>(id);
         // A `span` that ends before the match: the words after it were only looked at ("20
         // U.S.C. 1087 and 42 U.S.C. 300": "and 42" is not a section of title 20) and are read
         // again for the next citation.
-        if (auto sit = caps.find("span");
-            sit != caps.end() && sit->second.end > s && sit->second.end < end) {
-          resume = sit->second.end;
+        if (span_cap != nullptr && span_cap->end > s && span_cap->end < end) {
+          resume = span_cap->end;
         }
         st.previous.end_unit = resume;
         st.previous.captures = caps;

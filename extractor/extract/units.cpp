@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -68,7 +67,28 @@ std::optional<int> Interpreter::roman_value(std::string_view s) {
   return total;
 }
 
-std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
+namespace {
+
+// Appends `v` (0 <= v < 10^width) with leading zeros to `width` digits.
+void append_padded(std::string& out, int v, int width) {
+  char buf[4];
+  for (int k = width - 1; k >= 0; --k) {
+    buf[k] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  }
+  out.append(buf, static_cast<std::size_t>(width));
+}
+
+// Appends a non-negative int in decimal.
+void append_int(std::string& out, int v) {
+  char buf[16];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+}  // namespace
+
+bool Interpreter::date(Span s, bool& year_only, std::string& out) const {
   year_only = false;
   std::vector<std::string_view>& numbers = numbers_;
   numbers.clear();
@@ -77,7 +97,7 @@ std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     if (auto m = cell(unit, "month")) {
-      if (month != 0) return std::nullopt;
+      if (month != 0) return false;
       month = to_int(*m);
       numbers_before_month = numbers.size();
       continue;
@@ -93,7 +113,7 @@ std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
     return 0;
   };
   if (month != 0) {
-    if (numbers.empty()) return std::nullopt;
+    if (numbers.empty()) return false;
     m = month;
     if (numbers_before_month >= 1) d = to_int(numbers[numbers_before_month - 1]);
     if (numbers.size() > numbers_before_month) y = year_of(numbers[numbers_before_month]);
@@ -103,10 +123,11 @@ std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
       d = to_int(numbers[0]);
       y = year_of(numbers[1]);
     }
-    if (!plausible_year(y)) return std::nullopt;
+    if (!plausible_year(y)) return false;
     if (d == 0) {
       year_only = true;
-      return std::to_string(y);
+      append_padded(out, y, 4);
+      return true;
     }
   } else if (numbers.size() == 3) {
     if (numbers[0].size() == 4) {
@@ -116,33 +137,44 @@ std::optional<std::string> Interpreter::date(Span s, bool& year_only) const {
     }
   } else if (!numbers.empty()) {
     y = year_of(numbers.back());
-    if (!plausible_year(y)) return std::nullopt;
+    if (!plausible_year(y)) return false;
     year_only = true;
-    return std::to_string(y);
+    append_padded(out, y, 4);
+    return true;
   } else {
-    return std::nullopt;
+    return false;
   }
-  if (!plausible_year(y) || m < 1 || m > 12 || d < 1 || d > days_in(y, m)) return std::nullopt;
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
-  return std::string(buf);
+  if (!plausible_year(y) || m < 1 || m > 12 || d < 1 || d > days_in(y, m)) return false;
+  // "%04d-%02d-%02d": the checks above keep every field within its width.
+  append_padded(out, y, 4);
+  out += '-';
+  append_padded(out, m, 2);
+  out += '-';
+  append_padded(out, d, 2);
+  return true;
 }
 
-std::optional<std::string> Interpreter::year(Span s) const {
+bool Interpreter::year(Span s, std::string& out) const {
   for (std::uint32_t i = s.end; i-- > s.begin;) {
     const Unit& unit = u_.units[i];
     if (unit.cls >= 0 || unit.token_count != 1) continue;
     const std::string_view n = norm(unit.first_token);
     if (!all_digits(n)) continue;
-    if (n.size() == 2) return std::to_string(two_digit_year(to_int(n)));
-    if (n.size() == 4 && plausible_year(to_int(n))) return std::string(n);
-    return std::nullopt;
+    if (n.size() == 2) {
+      append_int(out, two_digit_year(to_int(n)));
+      return true;
+    }
+    if (n.size() == 4 && plausible_year(to_int(n))) {
+      out += n;
+      return true;
+    }
+    return false;
   }
-  return std::nullopt;
+  return false;
 }
 
-std::optional<std::string> Interpreter::number(Span s) const {
-  std::string out;
+bool Interpreter::number(Span s, std::string& out) const {
+  const std::size_t mark = out.size();
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
@@ -152,7 +184,7 @@ std::optional<std::string> Interpreter::number(Span s) const {
         continue;
       }
       if (n == "/" || n == "-") {
-        if (!out.empty() && out.back() != '-') out += '-';
+        if (out.size() > mark && out.back() != '-') out += '-';
         continue;
       }
       if (n == "º" || n == "°" || n == "ª" || n == "\xC2\xBA" || n == "\xC2\xB0") continue;
@@ -161,13 +193,12 @@ std::optional<std::string> Interpreter::number(Span s) const {
       }
     }
   }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  if (out.empty()) return std::nullopt;
-  return out;
+  while (out.size() > mark && out.back() == '-') out.pop_back();
+  return out.size() > mark;
 }
 
-std::optional<std::string> Interpreter::digits(Span s) const {
-  std::string out;
+bool Interpreter::digits(Span s, std::string& out) const {
+  const std::size_t mark = out.size();
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
@@ -176,42 +207,44 @@ std::optional<std::string> Interpreter::digits(Span s) const {
       }
     }
   }
-  if (out.empty()) return std::nullopt;
-  return out;
+  return out.size() > mark;
 }
 
-std::optional<std::string> Interpreter::roman(Span s) const {
+bool Interpreter::roman(Span s, std::string& out) const {
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     if (unit.cls >= 0 || unit.token_count != 1) continue;
-    if (auto v = roman_value(norm(unit.first_token))) return std::to_string(*v);
+    if (auto v = roman_value(norm(unit.first_token))) {
+      out += std::to_string(*v);
+      return true;
+    }
   }
-  return std::nullopt;
+  return false;
 }
 
-std::optional<std::string> Interpreter::text(Span s) const {
-  std::string out;
+bool Interpreter::text(Span s, std::string& out) const {
+  const std::size_t mark = out.size();
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
     for (std::uint32_t t = unit.first_token; t < unit.first_token + unit.token_count; ++t) {
       if (u_.tokens.tokens[t].kind == lexicon::TokenKind::kPunct) continue;
-      if (!out.empty()) out += '.';
+      if (out.size() > mark) out += '.';
       out += norm(t);
     }
   }
-  if (out.empty()) return std::nullopt;
-  return out;
+  return out.size() > mark;
 }
 
-std::optional<std::string> Interpreter::attribute(Span s, std::string_view attr) const {
+bool Interpreter::attribute(Span s, std::string_view attr, std::string& out) const {
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     if (u_.units[i].cls >= 0) {
       const std::string* v = cell(u_.units[i], attr);
-      if (v == nullptr) return std::nullopt;
-      return *v;
+      if (v == nullptr) return false;
+      out += *v;
+      return true;
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 // --- partition chains ----------------------------------------------------------------------
@@ -323,10 +356,50 @@ ChainSetup::ChainSetup(const grammar::Grammar& g) {
   nested = g.setting("partition.nested");
 }
 
-std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span match) const {
+namespace {
+
+// One level of a path through the document's structure, with its value.
+struct Step {
+  Level level;
+  Value value;
+};
+
+// Appends `piece`, every '\x1f' in it written as `separator` (the ids of the levels and values
+// never hold one; this keeps the ids exactly as when they were joined with '\x1f' first).
+void append_joined(std::string& out, std::string_view piece, std::string_view separator) {
+  std::size_t at = 0;
+  for (std::size_t k; (k = piece.find('\x1f', at)) != std::string_view::npos; at = k + 1) {
+    out.append(piece.data() + at, k - at);
+    out += separator;
+  }
+  out.append(piece.data() + at, piece.size() - at);
+}
+
+}  // namespace
+
+// partitions()' buffers: reused from one chain to the next within a chunk.
+struct Interpreter::Scratch {
+  std::vector<Element> elements;  // the chain's elements, then its segments without connectors
+  std::vector<Element> order;     // the segments in reading order, when they are reversed
+  std::vector<std::pair<std::size_t, std::size_t>> segments;  // [begin, end) in `elements`
+  std::vector<Step> path;
+  std::vector<Step> cited;              // the cited paths, one after the other
+  std::vector<std::size_t> cited_ends;  // where each cited path ends in `cited`
+  std::vector<Value> pending;
+};
+
+Interpreter::Interpreter(const grammar::Grammar& g, const ChainSetup& chain, const UnitText& u)
+    : g_(g), chain_(chain), u_(u) {}
+Interpreter::~Interpreter() = default;
+
+bool Interpreter::partitions(Span s, Span match, std::string_view separator,
+                             std::vector<PartitionItem>& items) const {
+  items.clear();
   const ChainSetup& cs = chain_;
   const int part_cls = cs.part_cls;
-  if (part_cls < 0) return {};
+  if (part_cls < 0) return false;
+  if (!scratch_) scratch_ = std::make_unique<Scratch>();
+  Scratch& sc = *scratch_;
   const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
 
   auto single_letter = [&](std::uint32_t at) -> char {
@@ -414,8 +487,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   std::uint32_t prefix_at = 0;
 
   // 1. Elements, in text order. The format of the last level word decides how values read.
-  std::vector<Element> elements;
-  elements.reserve(s.end - s.begin + 2);  // at most an element or two per unit
+  std::vector<Element>& elements = sc.elements;
+  elements.clear();
   Format format = Format::kNumber;
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
   // A number read as a value (`number` and `as-written` levels), after the implicit level word
@@ -677,26 +750,33 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     if (n == "," || n == ";") elements.push_back({Element::Kind::kComma, {}, {}});
   }
 
-  // 2. Segments between connectors; a chain written from the smallest level is reversed.
-  std::vector<std::vector<Element>> segments(1);
-  segments.back().reserve(elements.size());
-  for (Element& e : elements) {
-    if (e.kind == Element::Kind::kOf) {
-      if (!segments.back().empty()) segments.emplace_back();
-      continue;
+  // 2. Segments between connectors (the maximal runs of elements other than connectors, which
+  // are dropped); a chain written from the smallest level is reversed.
+  std::vector<std::pair<std::size_t, std::size_t>>& segments = sc.segments;
+  segments.clear();
+  {
+    std::size_t kept = 0, run = 0;
+    for (std::size_t r = 0; r < elements.size(); ++r) {
+      if (elements[r].kind == Element::Kind::kOf) {
+        if (kept > run) segments.emplace_back(run, kept);
+        run = kept;
+        continue;
+      }
+      if (kept != r) elements[kept] = std::move(elements[r]);
+      ++kept;
     }
-    segments.back().push_back(std::move(e));
+    if (kept > run) segments.emplace_back(run, kept);
+    elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(kept), elements.end());
   }
-  if (segments.back().empty()) segments.pop_back();
-  auto first_rank = [](const std::vector<Element>& seg) {
-    for (const Element& e : seg) {
-      if (e.kind == Element::Kind::kLevel) return e.level.rank;
+  auto first_rank = [&](std::pair<std::size_t, std::size_t> seg) {
+    for (std::size_t k = seg.first; k < seg.second; ++k) {
+      if (elements[k].kind == Element::Kind::kLevel) return elements[k].level.rank;
     }
     return 0;
   };
-  auto last_rank = [](const std::vector<Element>& seg) {
-    for (auto it = seg.rbegin(); it != seg.rend(); ++it) {
-      if (it->kind == Element::Kind::kLevel) return it->level.rank;
+  auto last_rank = [&](std::pair<std::size_t, std::size_t> seg) {
+    for (std::size_t k = seg.second; k-- > seg.first;) {
+      if (elements[k].kind == Element::Kind::kLevel) return elements[k].level.rank;
     }
     return 0;
   };
@@ -704,18 +784,23 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   bool inside_out = false;
   for (std::size_t k = 0; k + 1 < segments.size(); ++k) {
     const int before = last_rank(segments[k]), after = first_rank(segments[k + 1]);
-    const Element::Kind end = segments[k].back().kind;
+    const Element::Kind end = elements[segments[k].second - 1].kind;
     const bool joined = end == Element::Kind::kAnd || end == Element::Kind::kComma;  // ", e all'"
     if (before > 0 && after > 0 && before > after && !joined) inside_out = true;
   }
 
   // 3. The walk.
-  struct Step {
-    Level level;
-    Value value;
+  std::vector<Step>& path = sc.path;
+  // The cited paths, one after the other: path k is cited[cited_ends[k - 1], cited_ends[k]).
+  std::vector<Step>& cited = sc.cited;
+  std::vector<std::size_t>& cited_ends = sc.cited_ends;
+  path.clear();
+  cited.clear();
+  cited_ends.clear();
+  auto cite_path = [&]() {
+    cited.insert(cited.end(), path.begin(), path.end());
+    cited_ends.push_back(cited.size());
   };
-  std::vector<Step> path;
-  std::vector<std::vector<Step>> cited;
   bool leaf = false;  // the path ends with a value nothing deeper extended
   const Level* current = nullptr;
   Level current_level;
@@ -723,7 +808,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   // The current level was announced by ordinals ("terzo comma"): a bare number after it belongs
   // to the level above ("articoli 270, terzo comma e 306").
   bool ordinal_level = false;
-  std::vector<Value> pending;  // ordinal words waiting for their level word
+  std::vector<Value>& pending = sc.pending;  // ordinal words waiting for their level word
+  pending.clear();
   std::size_t guard = 0;
 
   // `partition.range = ends`: a range cites its two ends only (numberings with inserted
@@ -732,8 +818,8 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
   // `partition.range = first`: a range cites its first value, for the whole range (Légifrance
   // links "articles L. 1225-1 à L. 1225-28" to its first article).
   const bool range_first = cs.range_first;
-  std::function<bool(const Level&, Value)> add;
-  add = [&](const Level& level, Value v) -> bool {
+  // A value at `level` (recursive for the inside of a range: called as add(add, ...)).
+  auto add = [&](auto& self, const Level& level, Value v) -> bool {
     if (++guard > 10000) return false;
     if (range_next && range_first && !path.empty() && path.back().level.id == level.id) {
       range_next = false;
@@ -758,20 +844,17 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             mid.text = v.letter && level.format != Format::kLetterIndex
                            ? std::string(1, static_cast<char>('a' + k))
                            : std::to_string(v.letter ? k + 1 : k);
-            if (!add(level, std::move(mid))) return false;
+            if (!self(self, level, std::move(mid))) return false;
           }
         }
       }
     }
     // A value at this level ends the path reached so far at this level or below.
-    bool replaced = false;
     while (!path.empty() && path.back().level.rank >= level.rank) {
-      if (leaf) cited.push_back(path);
+      if (leaf) cite_path();
       leaf = false;
-      replaced = true;
       path.pop_back();
     }
-    (void)replaced;
     // An implied parent (the caput of an article, for a Brazilian inciso).
     if (level.parent >= 0) {
       const Level& parent = cs.levels[static_cast<std::size_t>(level.parent)];
@@ -788,25 +871,26 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
     return true;
   };
 
-  // Walks elements from the largest level to the smallest and returns the partitions cited.
+  // Walks elements seg[0, n) from the largest level to the smallest; the partitions cited are
+  // then in `cited`. False when the chain cannot be read.
   // With `and_level_new_item`, "e" before a level word starts a new item ("art. 9º e no inciso
   // II do § 1º do art. 31": art. 9º is one item, the inciso another).
   int bracket_rank = -1;  // the rank of the last bracketed value
-  auto walk = [&](const std::vector<Element>& seg,
-                  bool and_level_new_item) -> std::optional<std::vector<std::vector<Step>>> {
+  auto walk = [&](const Element* seg, std::size_t n, bool and_level_new_item) -> bool {
     bracket_rank = -1;
     path.clear();
     cited.clear();
+    cited_ends.clear();
     leaf = false;
     current = nullptr;
     range_next = and_seen = ordinal_level = false;
     pending.clear();
-    for (std::size_t k = 0; k < seg.size(); ++k) {
+    for (std::size_t k = 0; k < n; ++k) {
       const Element& e = seg[k];
       switch (e.kind) {
         case Element::Kind::kLevel: {
           if (and_level_new_item && and_seen) {
-            if (leaf && !path.empty()) cited.push_back(path);
+            if (leaf && !path.empty()) cite_path();
             path.clear();
             leaf = false;
           }
@@ -819,27 +903,26 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             Value v;
             v.text = e.level.fixed;
             v.span = e.value.span;
-            if (!add(current_level, std::move(v))) return {};
+            if (!add(add, current_level, std::move(v))) return false;
           }
           for (Value& p : pending) {
-            if (!add(current_level, std::move(p))) return {};
+            if (!add(add, current_level, std::move(p))) return false;
           }
           // `partition.bare-level`: a level word without a value cites the level whole
           // ("Sch." -> schedule, "Sch. Pt. II" -> schedule-part-II).
           if (bare_level && pending.empty() && e.level.format != Format::kFixed &&
-              (k + 1 == seg.size() || seg[k + 1].kind == Element::Kind::kLevel)) {
+              (k + 1 == n || seg[k + 1].kind == Element::Kind::kLevel)) {
             Value v;
             v.span = e.value.span;
-            if (!add(current_level, std::move(v))) return {};
+            if (!add(add, current_level, std::move(v))) return false;
           }
           pending.clear();
           break;
         }
         case Element::Kind::kOrdinal: {
-          const bool level_follows =
-              k + 1 < seg.size() &&
-              (seg[k + 1].kind == Element::Kind::kLevel || seg[k + 1].kind == Element::Kind::kAnd ||
-               seg[k + 1].kind == Element::Kind::kComma);
+          const bool level_follows = k + 1 < n && (seg[k + 1].kind == Element::Kind::kLevel ||
+                                                   seg[k + 1].kind == Element::Kind::kAnd ||
+                                                   seg[k + 1].kind == Element::Kind::kComma);
           // Ordinals right after their level word, as a list: "commi terzo e quarto".
           std::size_t b = k;
           while (b > 0 && (seg[b - 1].kind == Element::Kind::kOrdinal ||
@@ -850,11 +933,11 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           const bool after_level = current != nullptr && pending.empty() && b > 0 &&
                                    seg[b - 1].kind == Element::Kind::kLevel;
           if (after_level) {
-            if (!add(current_level, e.value)) return {};
+            if (!add(add, current_level, e.value)) return false;
           } else if (current == nullptr || level_follows) {
             pending.push_back(e.value);
-          } else if (!add(current_level, e.value)) {
-            return {};
+          } else if (!add(add, current_level, e.value)) {
+            return false;
           }
           break;
         }
@@ -864,7 +947,9 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             const int rank =
                 e.deeper ? (path.empty() ? 0 : path.back().level.rank) + 1 : bracket_rank;
             bracket_rank = rank;
-            if (!add(Level{{}, rank, Format::kAsWritten, {}, -1, false}, e.value)) return {};
+            if (!add(add, Level{{}, rank, Format::kAsWritten, {}, -1, false}, e.value)) {
+              return false;
+            }
             break;
           }
           if (current == nullptr) break;  // a value before any level word: not ours to read
@@ -872,7 +957,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
             current_level = path[path.size() - 2].level;
             ordinal_level = false;
           }
-          if (!add(current_level, e.value)) return {};
+          if (!add(add, current_level, e.value)) return false;
           break;
         case Element::Kind::kAnd: and_seen = true; break;
         case Element::Kind::kTo: range_next = true; break;
@@ -881,10 +966,9 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
           // "articoli 128-quater, comma 2, e 128-sexies, comma 2": after the one value of a
           // singular level word, a comma and a bare value go back up a level too.
           if (path.size() >= 2 && current != nullptr && path.back().level.id == current_level.id) {
-            const bool value_next =
-                (k + 1 < seg.size() && seg[k + 1].kind == Element::Kind::kValue) ||
-                (k + 2 < seg.size() && seg[k + 1].kind == Element::Kind::kAnd &&
-                 seg[k + 2].kind == Element::Kind::kValue);
+            const bool value_next = (k + 1 < n && seg[k + 1].kind == Element::Kind::kValue) ||
+                                    (k + 2 < n && seg[k + 1].kind == Element::Kind::kAnd &&
+                                     seg[k + 2].kind == Element::Kind::kValue);
             const Level up = path[path.size() - 2].level;
             if ((and_seen || (current_level.singular && value_next)) &&
                 up.format != Format::kFixed) {
@@ -897,38 +981,52 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         case Element::Kind::kOf: break;
       }
     }
-    if (leaf && !path.empty()) cited.push_back(path);
-    return std::move(cited);
+    if (leaf && !path.empty()) cite_path();
+    return true;
+  };
+  // The paths `walk` cited, each as a vector of its own (for the inside-out reading).
+  auto cited_paths = [&]() {
+    std::vector<std::vector<Step>> out;
+    out.reserve(cited_ends.size());
+    std::size_t from = 0;
+    for (std::size_t end : cited_ends) {
+      out.emplace_back(cited.begin() + static_cast<std::ptrdiff_t>(from),
+                       cited.begin() + static_cast<std::ptrdiff_t>(end));
+      from = end;
+    }
+    return out;
   };
 
-  std::vector<std::vector<Step>> result;
   if (!inside_out) {
     // One path through the document from the largest level ("art. 3, comma 2, lettera b)");
     // a chain written wholly inside out is read from its last segment.
+    const Element* seq = elements.data();
+    std::size_t n = elements.size();  // the segments, one after the other
     if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
-      std::reverse(segments.begin(), segments.end());
-    }
-    if (segments.size() > 1) {  // one segment for the walk
-      for (std::size_t k = 1; k < segments.size(); ++k) {
-        segments[0].insert(segments[0].end(), std::make_move_iterator(segments[k].begin()),
-                           std::make_move_iterator(segments[k].end()));
+      std::vector<Element>& order = sc.order;
+      order.clear();
+      for (std::size_t k = segments.size(); k-- > 0;) {
+        order.insert(order.end(),
+                     std::make_move_iterator(elements.begin() +
+                                             static_cast<std::ptrdiff_t>(segments[k].first)),
+                     std::make_move_iterator(elements.begin() +
+                                             static_cast<std::ptrdiff_t>(segments[k].second)));
       }
-      segments.resize(1);
+      seq = order.data();
+      n = order.size();
     }
-    static const std::vector<Element> kNone;
-    auto walked = walk(segments.empty() ? kNone : segments[0], false);
-    if (!walked) return {};
-    result = std::move(*walked);
+    if (!walk(seq, n, false)) return false;
   } else {
     // Inside out, item by item: "o § 6º, o § 7º e o § 8º do art. 61, o § 1º do art. 62 e o § 3º
     // do art. 63". Each segment after a connector starts with the level its items belong to
     // (its head: "art. 61"), which becomes the parent of every item still without one at that
     // rank; what follows the head after "," or "e" and a level word starts new items.
-    std::vector<std::vector<Step>> items;  // each from its largest level to its smallest
+    std::vector<std::vector<Step>> paths;  // each from its largest level to its smallest
     for (std::size_t si = 0; si < segments.size(); ++si) {
-      const std::vector<Element>& seg = segments[si];
-      std::size_t split = si == 0 ? 0 : seg.size();
-      for (std::size_t k = 0; si > 0 && k + 1 < seg.size(); ++k) {
+      const Element* seg = elements.data() + segments[si].first;
+      const std::size_t seg_size = segments[si].second - segments[si].first;
+      std::size_t split = si == 0 ? 0 : seg_size;
+      for (std::size_t k = 0; si > 0 && k + 1 < seg_size; ++k) {
         if ((seg[k].kind == Element::Kind::kAnd || seg[k].kind == Element::Kind::kComma) &&
             seg[k + 1].kind == Element::Kind::kLevel) {
           split = k;
@@ -936,72 +1034,82 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
         }
       }
       if (split > 0) {
-        auto heads = walk(std::vector<Element>(seg.begin(), seg.begin() + split), false);
-        if (!heads) return {};
+        if (!walk(seg, split, false)) return false;
+        std::vector<std::vector<Step>> heads = cited_paths();
         bool attached = false;
         std::vector<std::vector<Step>> next;
-        for (auto& item : items) {
-          const bool takes = !heads->empty() && !item.empty() &&
-                             item.front().level.rank > heads->front().back().level.rank;
+        for (auto& item : paths) {
+          const bool takes = !heads.empty() && !item.empty() &&
+                             item.front().level.rank > heads.front().back().level.rank;
           if (!takes) {
             next.push_back(std::move(item));
             continue;
           }
           attached = true;
-          for (const auto& head : *heads) {
+          for (const auto& head : heads) {
             std::vector<Step> joined = head;
             joined.insert(joined.end(), item.begin(), item.end());
             next.push_back(std::move(joined));
           }
         }
         if (!attached) {
-          for (auto& head : *heads) next.push_back(std::move(head));
+          for (auto& head : heads) next.push_back(std::move(head));
         }
-        items = std::move(next);
+        paths = std::move(next);
       }
-      if (split < seg.size()) {
-        auto fresh = walk(std::vector<Element>(seg.begin() + split, seg.end()), true);
-        if (!fresh) return {};
-        for (auto& item : *fresh) items.push_back(std::move(item));
+      if (split < seg_size) {
+        if (!walk(seg + split, seg_size - split, true)) return false;
+        for (auto& item : cited_paths()) paths.push_back(std::move(item));
       }
-      if (items.size() > 10000) return {};
+      if (paths.size() > 10000) return false;
     }
     // Each item walked again from its largest level, for the parents a level implies.
-    for (const auto& item : items) {
+    std::vector<std::vector<Step>> result;
+    for (const auto& item : paths) {
       path.clear();
       leaf = false;
       range_next = false;
       for (const Step& step : item) {
-        if (!add(step.level, step.value)) return {};
+        if (!add(add, step.level, step.value)) return false;
       }
       if (!path.empty()) result.push_back(path);
     }
+    cited.clear();
+    cited_ends.clear();
+    for (const auto& steps : result) {
+      cited.insert(cited.end(), steps.begin(), steps.end());
+      cited_ends.push_back(cited.size());
+    }
   }
-  cited = std::move(result);
-  if (cited.empty() || cited.size() > 10000) return {};
+  if (cited_ends.empty() || cited_ends.size() > 10000) return false;
 
   const std::string& value_sep = cs.value_separator;
-  std::vector<PartitionItem> items;
-  for (const auto& steps : cited) {
-    PartitionItem item;
-    for (std::size_t k = 0; k < steps.size(); ++k) {
-      if (k > 0) item.id += '\x1f';  // the separator depends on the jurisdiction emitted
+  items.reserve(cited_ends.size());
+  std::size_t from = 0;
+  for (const std::size_t to : cited_ends) {
+    const Step* steps = cited.data() + from;
+    const std::size_t count = to - from;
+    from = to;
+    PartitionItem& item = items.emplace_back();
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k > 0) item.id += separator;
       // A level without an id (uk: a subsection, a bracketed value) writes its value alone.
-      item.id += steps[k].level.id;
-      if (!steps[k].level.id.empty() && !steps[k].value.text.empty()) item.id += value_sep;
-      item.id += steps[k].value.text;
+      append_joined(item.id, steps[k].level.id, separator);
+      if (!steps[k].level.id.empty() && !steps[k].value.text.empty()) {
+        append_joined(item.id, value_sep, separator);
+      }
+      append_joined(item.id, steps[k].value.text, separator);
     }
-    item.span = steps.back().value.span;
+    item.span = steps[count - 1].value.span;
     // Bracketed values written right after the value before them ("105(7)", "(3)(c)") belong
     // to the item's text.
-    for (std::size_t k = steps.size() - 1; k > 0; --k) {
+    for (std::size_t k = count - 1; k > 0; --k) {
       const Span& before = steps[k - 1].value.span;
       if (before.empty() || before.end != steps[k].value.span.begin) break;
       item.span.begin = before.begin;
     }
-    item.whole = steps.back().value.interior;
-    item.in_range = steps.back().value.in_range;
-    items.push_back(std::move(item));
+    item.whole = steps[count - 1].value.interior;
+    item.in_range = steps[count - 1].value.in_range;
   }
   if (items.size() == 1) {
     items[0].span = match;
@@ -1020,7 +1128,7 @@ std::vector<Interpreter::PartitionItem> Interpreter::partitions(Span s, Span mat
       if (item.whole) item.span = match;
     }
   }
-  return items;
+  return true;
 }
 
 }  // namespace lexlink::extract

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,18 +96,23 @@ class ChainSetup {
 
 class Interpreter {
  public:
-  Interpreter(const grammar::Grammar& g, const ChainSetup& chain, const UnitText& u)
-      : g_(g), chain_(chain), u_(u) {}
+  Interpreter(const grammar::Grammar& g, const ChainSetup& chain, const UnitText& u);
 
-  // "yyyy-mm-dd", or "yyyy" when only the year is there (`year_only` set); nullopt if unreadable.
-  std::optional<std::string> date(Span s, bool& year_only) const;
-  std::optional<std::string> year(Span s) const;
-  std::optional<std::string> number(Span s) const;
-  std::optional<std::string> digits(Span s) const;
-  std::optional<std::string> roman(Span s) const;
-  std::optional<std::string> text(Span s) const;
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Each reader appends its value to `out` and returns true, or returns false and leaves `out`
+  // as it was when the value is unreadable. The value may be empty (an empty lexicon cell).
+  // "yyyy-mm-dd", or "yyyy" when only the year is there (`year_only` set).
+  bool date(Span s, bool& year_only, std::string& out) const;
+  bool year(Span s, std::string& out) const;
+  bool number(Span s, std::string& out) const;
+  bool digits(Span s, std::string& out) const;
+  bool roman(Span s, std::string& out) const;
+  bool text(Span s, std::string& out) const;
   // The value of column `attribute` of the first lexicon unit in `s`.
-  std::optional<std::string> attribute(Span s, std::string_view attribute) const;
+  bool attribute(Span s, std::string_view attribute, std::string& out) const;
 
   // A partition chain read into one item per cited partition.
   struct PartitionItem {
@@ -116,9 +122,11 @@ class Interpreter {
     bool in_range = false;   // an end or the inside of a range ("arts. 11-A a 11-C")
     bool act_words = false;  // the act on its own words inside the chain's citation
   };
-  // Reads the chain in `s`; `match` is the whole match (the first item starts at the chain,
-  // the last ends with the match). Empty when the chain cannot be read.
-  std::vector<PartitionItem> partitions(Span s, Span match) const;
+  // Reads the chain in `s` into `items` (cleared first); `match` is the whole match (the first
+  // item starts at the chain, the last ends with the match); `separator` joins the levels of an
+  // id ("art3" + "-" + "com2"). False, and `items` empty, when the chain cannot be read.
+  bool partitions(Span s, Span match, std::string_view separator,
+                  std::vector<PartitionItem>& items) const;
 
   static std::optional<int> roman_value(std::string_view folded);
   static int two_digit_year(int yy) { return yy <= 30 ? 2000 + yy : 1900 + yy; }
@@ -138,6 +146,8 @@ class Interpreter {
   const ChainSetup& chain_;
   const UnitText& u_;
   mutable std::vector<std::string_view> numbers_;  // date()'s scratch
+  struct Scratch;                                  // partitions()' buffers, kept for the chunk
+  mutable std::unique_ptr<Scratch> scratch_;
 };
 
 }  // namespace lexlink::extract
