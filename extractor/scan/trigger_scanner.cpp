@@ -66,7 +66,7 @@ char32_t cp_at(std::string_view text, std::size_t pos) {
 }
 
 // The same check for both engines: a match must start and end on token boundaries.
-bool on_boundaries(std::string_view text, std::size_t from, std::size_t to, const Edges& e) {
+bool on_boundaries_slow(std::string_view text, std::size_t from, std::size_t to, const Edges& e) {
   const char32_t before = cp_before(text, from);
   if (before != utf8::kInvalid) {
     if (e.first == Kind::kWord && lexicon::is_word_char(before) && !is_digit(before)) return false;
@@ -76,6 +76,32 @@ bool on_boundaries(std::string_view text, std::size_t from, std::size_t to, cons
   if (after != utf8::kInvalid) {
     if (e.last == Kind::kWord && lexicon::is_word_char(after) && !is_digit(after)) return false;
     if (e.last == Kind::kNumber && is_digit(after)) return false;
+  }
+  return true;
+}
+
+// Whether the byte `b` next to a match (an ASCII one) keeps an edge of kind `k` from being a
+// token boundary.
+inline bool ascii_joins(Kind k, unsigned char b) {
+  if (k == Kind::kWord) return static_cast<unsigned char>((b | 0x20) - 'a') < 26;
+  return k == Kind::kNumber && static_cast<unsigned char>(b - '0') < 10;
+}
+
+// on_boundaries_slow(), with an ASCII neighbour (the common case) judged from its byte.
+inline bool on_boundaries(std::string_view text, std::size_t from, std::size_t to, const Edges& e) {
+  if (from > 0 && e.first != Kind::kPunct) {
+    const auto b = static_cast<unsigned char>(text[from - 1]);
+    if (b < 0x80 ? ascii_joins(e.first, b)
+                 : !on_boundaries_slow(text, from, from, Edges{e.first, Kind::kPunct})) {
+      return false;
+    }
+  }
+  if (to < text.size() && e.last != Kind::kPunct) {
+    const auto b = static_cast<unsigned char>(text[to]);
+    if (b < 0x80 ? ascii_joins(e.last, b)
+                 : !on_boundaries_slow(text, to, to, Edges{Kind::kPunct, e.last})) {
+      return false;
+    }
   }
   return true;
 }
@@ -121,10 +147,16 @@ std::string trigger_regex(const std::vector<std::string>& tokens, std::size_t* l
   return out;
 }
 
+// What the match callback needs of one pattern, in one place.
+struct HsPattern {
+  std::uint32_t length = 0;
+  std::uint32_t group = 0;
+  Edges edges;
+};
+
 struct TriggerScanner::Hs {
   hs_database_t* db = nullptr;
-  std::vector<Edges> edges;
-  std::vector<std::size_t> lengths;
+  std::vector<HsPattern> patterns;  // by pattern id
   ~Hs() {
     if (db != nullptr) hs_free_database(db);
   }
@@ -173,22 +205,21 @@ Error hs_error(const std::string& what, hs_error_t code) {
 
 struct HsContext {
   std::string_view text;
-  const std::vector<Edges>* edges;
-  const std::vector<std::size_t>* lengths;
-  std::vector<std::uint32_t>* hits;
-  // count_starts(): the group of each trigger, and the hits keyed by group.
-  const std::vector<std::uint32_t>* groups = nullptr;
-  std::vector<std::uint64_t>* keyed_hits = nullptr;
+  const HsPattern* patterns;
+  std::size_t pattern_count;
+  std::vector<std::uint32_t>* hits;        // find_starts(): starts
+  std::vector<std::uint64_t>* keyed_hits;  // count_starts(): group << 32 | start
 };
 
 int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* ctx) {
-  auto* c = static_cast<HsContext*>(ctx);
-  if (id >= c->lengths->size() || to < (*c->lengths)[id]) return 1;  // not our database: stop
-  const std::size_t from = to - (*c->lengths)[id];
-  if (on_boundaries(c->text, from, to, (*c->edges)[id])) {
+  const auto* c = static_cast<HsContext*>(ctx);
+  if (id >= c->pattern_count) return 1;  // not our database: stop
+  const HsPattern& p = c->patterns[id];
+  if (to < p.length) return 1;
+  const std::size_t from = to - p.length;
+  if (on_boundaries(c->text, from, to, p.edges)) {
     if (c->keyed_hits != nullptr) {
-      const std::uint64_t group = c->groups->empty() ? 0 : (*c->groups)[id];
-      c->keyed_hits->push_back(group << 32 | from);
+      c->keyed_hits->push_back(std::uint64_t{p.group} << 32 | from);
     } else {
       c->hits->push_back(static_cast<std::uint32_t>(from));
     }
@@ -239,8 +270,10 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
   }
 
   auto hs = std::make_unique<Hs>();
-  hs->edges = std::move(edges);
-  hs->lengths = std::move(lengths);
+  for (std::size_t i = 0; i < regexes.size(); ++i) {
+    hs->patterns.push_back(HsPattern{static_cast<std::uint32_t>(lengths[i]),
+                                     groups.empty() ? 0 : groups[i], edges[i]});
+  }
   // A cached database, if its data hash matches.
   if (!options.cache_dir.empty()) {
     std::string bytes;
@@ -316,8 +349,8 @@ Status TriggerScanner::collect(std::string_view text, Scratch& scratch, bool by_
     if (scratch.hs_scratch == nullptr) {
       return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
     }
-    HsContext ctx{text,          &hs_->edges, &hs_->lengths,
-                  &scratch.hits, &groups_,    by_group ? &scratch.keyed_hits : nullptr};
+    HsContext ctx{text, hs_->patterns.data(), hs_->patterns.size(), &scratch.hits,
+                  by_group ? &scratch.keyed_hits : nullptr};
     const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
                                   static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
     if (rc == HS_SCAN_TERMINATED) {
