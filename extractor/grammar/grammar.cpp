@@ -56,8 +56,8 @@ const std::string& Grammar::setting(std::string_view key) const {
 namespace {
 
 // The symbol of a token that is not a grammar literal: its shape (digits, letters, capitals).
-std::uint8_t shape_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
-                          std::string_view norm) {
+std::uint8_t shape_of(const lexicon::Tokens& tokens, const lexicon::Token& t,
+                      std::string_view norm) {
   switch (t.kind) {
     case lexicon::TokenKind::kNumber: {
       const std::size_t digits = norm.size();
@@ -77,12 +77,11 @@ std::uint8_t shape_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t
 
 }  // namespace
 
-std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
-                                   std::uint32_t word_id) const {
-  if (word_id < literal_by_word_.size() && literal_by_word_[word_id] >= 0) {
-    return static_cast<std::uint8_t>(literal_by_word_[word_id]);
-  }
-  return suffixed(tokens, t, shape_symbol(tokens, t, tokens.norm(t)));
+std::uint8_t Grammar::shape_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const {
+  const char* norm =
+      t.norm_in_source ? tokens.source.data() + t.begin : tokens.norms.data() + t.norm_begin;
+  const std::size_t len = t.norm_in_source ? t.end - t.begin : t.norm_len;
+  return suffixed(tokens, t, shape_of(tokens, t, std::string_view(norm, len)));
 }
 
 std::uint8_t Grammar::suffixed(const lexicon::Tokens& tokens, const lexicon::Token& t,
@@ -98,7 +97,7 @@ std::uint8_t Grammar::token_symbol(const lexicon::Tokens& tokens, const lexicon:
   if (const std::uint32_t lit = literal_index_.find(norm); lit != StringTable::kMissing) {
     return static_cast<std::uint8_t>(lit);
   }
-  return suffixed(tokens, t, shape_symbol(tokens, t, norm));
+  return suffixed(tokens, t, shape_of(tokens, t, norm));
 }
 
 std::string Grammar::symbol_name(std::uint8_t s) const {

@@ -155,7 +155,13 @@ class Grammar {
   std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const;
   // The same, given the token's word id in lexicon() (its literals have ids).
   std::uint8_t token_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t,
-                            std::uint32_t word_id) const;
+                            std::uint32_t word_id) const {
+    if (word_id < literal_by_word_.size()) {
+      const std::int16_t literal = literal_by_word_[word_id];
+      if (literal >= 0) return static_cast<std::uint8_t>(literal);
+    }
+    return shape_symbol(tokens, t);
+  }
   // Human-readable name of a symbol (for `lexlink explain`).
   std::string symbol_name(std::uint8_t s) const;
 
@@ -163,6 +169,9 @@ class Grammar {
   static bool is_roman(std::string_view folded);
 
  private:
+  // The symbol of a token that is not a grammar literal: its shape (digits, letters, capitals),
+  // or SUFFIX for a short word glued to the number before it.
+  std::uint8_t shape_symbol(const lexicon::Tokens& tokens, const lexicon::Token& t) const;
   // `shape`, or the SUFFIX symbol for a short word glued to the number before it.
   std::uint8_t suffixed(const lexicon::Tokens& tokens, const lexicon::Token& t,
                         std::uint8_t shape) const;

@@ -163,7 +163,6 @@ void Lexicon::reindex() {
   }
   first_index_.build();
   // Word ids: first tokens, then the other tokens of phrases, then the extra words.
-  StringTable ids;
   std::vector<std::string> list;
   std::map<std::string_view, std::uint32_t> known;
   auto id_of = [&](std::string_view w) {
@@ -199,9 +198,11 @@ void Lexicon::reindex() {
     }
     by_first_id_[first_id] = {begin, static_cast<std::uint32_t>(id_entries_.size())};
   }
-  for (std::size_t k = 0; k < list.size(); ++k) ids.add(list[k], static_cast<std::uint32_t>(k));
-  ids.build();
-  words_ = std::move(ids);
+  starts_.assign(list.size(), 0);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    starts_[k] = by_first_id_[k].first != by_first_id_[k].second ? 1 : 0;
+  }
+  words_.build(list);
   word_list_ = std::move(list);
   byte_ids_.fill(kNoWord);
   for (std::size_t k = 0; k < word_list_.size(); ++k) {
@@ -211,12 +212,10 @@ void Lexicon::reindex() {
   }
 }
 
-PhraseMatch Lexicon::longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
-                                std::uint32_t end) const {
+PhraseMatch Lexicon::longest_from(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
+                                  std::uint32_t end) const {
   PhraseMatch m;
-  const std::uint32_t first = ids[i];
-  if (first == kNoWord) return m;
-  const auto [begin, stop] = by_first_id_[first];
+  const auto [begin, stop] = by_first_id_[ids[i]];
   const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
   for (std::uint32_t k = begin; k < stop; ++k) {
     const IdEntry& e = id_entries_[k];

@@ -21,6 +21,7 @@
 #include "common/status.h"
 #include "common/string_table.h"
 #include "lexicon/tokenizer.h"
+#include "lexicon/word_index.h"
 
 namespace lexlink::lexicon {
 
@@ -65,18 +66,26 @@ class Lexicon {
   // Word ids: every normalised token of every phrase, and the words given to add_word(), has a
   // small integer id (kNoWord for any other text). The hot path looks each token up once and
   // then compares ids.
-  static constexpr std::uint32_t kNoWord = StringTable::kMissing;
+  static constexpr std::uint32_t kNoWord = WordIndex::kMissing;
   std::uint32_t word_id(std::string_view norm) const {
     if (norm.size() == 1) return byte_ids_[static_cast<unsigned char>(norm[0])];
     return words_.find(norm);
   }
+  // The word ids, for tokenize(text, tokens, base, words(), ids).
+  const WordIndex& words() const { return words_; }
   std::uint32_t word_count() const { return static_cast<std::uint32_t>(word_list_.size()); }
   // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
   // only.
   void add_words(const std::vector<std::string>& norms);
   // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`.
   PhraseMatch longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
-                         std::uint32_t end) const;
+                         std::uint32_t end) const {
+    if (!starts_phrase(ids[i])) return PhraseMatch{};
+    return longest_from(tokens, ids, i, end);
+  }
+  // Whether some phrase starts with the word `id` (most words of a text start none: the hot
+  // path asks this inline before looking further).
+  bool starts_phrase(std::uint32_t id) const { return id < starts_.size() && starts_[id] != 0; }
 
  private:
   struct Entry {
@@ -99,9 +108,12 @@ class Lexicon {
     const std::vector<std::string>* exact;  // nullptr unless the variant is exact
   };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_first_id_;
+  std::vector<std::uint8_t> starts_;  // by word id: 1 when some entry starts with it
+  PhraseMatch longest_from(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
+                           std::uint32_t end) const;
   std::vector<IdEntry> id_entries_;
   std::vector<std::uint32_t> rest_ids_;
-  StringTable words_;
+  WordIndex words_;
   static std::array<std::uint32_t, 256> no_words() {
     std::array<std::uint32_t, 256> a;
     a.fill(kNoWord);

@@ -6,8 +6,12 @@
 
 #include <algorithm>
 #include <array>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/utf8.h"
+#include "lexicon/word_index.h"
 
 namespace lexlink::lexicon {
 namespace {
@@ -125,6 +129,31 @@ void append_punct_norm(char32_t cp, std::string_view raw, std::string& out) {
   }
 }
 
+// The length of the run of bytes of [p, p + n) that are lower-case ASCII letters ('a'..'z'), or,
+// with `any_case`, ASCII letters of either case. Sixteen bytes at a time where SSE2 is there.
+template <bool any_case>
+std::size_t letter_run(const char* p, std::size_t n) {
+  std::size_t k = 0;
+#if defined(__SSE2__)
+  const __m128i a = _mm_set1_epi8('a');
+  const __m128i last = _mm_set1_epi8(25);
+  const __m128i to_lower = _mm_set1_epi8(0x20);
+  for (; k + 16 <= n; k += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k));
+    if (any_case) v = _mm_or_si128(v, to_lower);
+    const __m128i d = _mm_sub_epi8(v, a);  // a letter: 0..25 as an unsigned byte
+    const __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(d, last), d);
+    const unsigned out = ~static_cast<unsigned>(_mm_movemask_epi8(in)) & 0xFFFFu;
+    if (out != 0) return k + static_cast<std::size_t>(__builtin_ctz(out));
+  }
+#endif
+  for (; k < n; ++k) {
+    const auto c = static_cast<unsigned char>(any_case ? (p[k] | 0x20) : p[k]);
+    if (static_cast<unsigned char>(c - 'a') >= 26) break;
+  }
+  return k;
+}
+
 }  // namespace
 
 bool fold_letter(char32_t cp, std::string& out) {
@@ -174,8 +203,13 @@ const std::vector<char32_t>& letters_folding_to(char c) {
   return table[static_cast<std::size_t>(c - 'a')];
 }
 
-void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
-  if (out.source.empty() && base == 0) out.source = text;
+namespace {
+
+// tokenize(), and with `kIds` the word id of each token in `index` appended to `ids` as it is
+// read (the hot path: the text's bytes are looked up while they are at hand).
+template <bool kIds>
+void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex* index,
+                   std::vector<std::uint32_t>* ids) {
   const std::size_t n = text.size();
   const char* const p = text.data();
   // Room for the worst case up front (a token per byte; a normal form at most three bytes per
@@ -185,6 +219,8 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
   };
   make_room(out.tokens, n);
   make_room(out.norms, 3 * n);
+  if constexpr (kIds) make_room(*ids, n);
+  const char* const end_of_text = p + n;
   std::size_t i = 0;
   std::uint8_t newlines = 0;
   // Appends the token [at, end) whose normal form is the text itself.
@@ -228,11 +264,13 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       std::size_t e = i + 1;
       while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kDigit) ++e;
       push_source(i, e, TokenKind::kNumber);  // digits are their own normal form
+      if constexpr (kIds) ids->push_back(index->find_ascii(p + i, e - i, end_of_text));
       i = e;
       continue;
     }
     if (cls == kPunct) {
       push_source(i, i + 1, TokenKind::kPunct);
+      if constexpr (kIds) ids->push_back(index->find(std::string_view(p + i, 1)));
       ++i;
       continue;
     }
@@ -261,18 +299,20 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
         append_punct_norm(cp, text.substr(i, len), out.norms);
       }
       push_norm(i, i + len, TokenKind::kPunct, norm_begin);
+      if constexpr (kIds)
+        ids->push_back(index->find(std::string_view(out.norms).substr(norm_begin)));
       i += len;
       continue;
     }
     // A word: letters, marks and ignorable characters. Fast path: a lower-case ASCII word is its
     // own normal form.
     if (kByteClass[b] == kLetter && b >= 'a') {
-      std::size_t k = i + 1;
-      while (k < n && static_cast<unsigned char>(p[k] - 'a') < 26) ++k;
+      const std::size_t k = i + 1 + letter_run<false>(p + i + 1, n - i - 1);
       const std::uint8_t next =
           k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
       if (next != kLetter && next != kHigh) {
         push_source(i, k, TokenKind::kWord);
+        if constexpr (kIds) ids->push_back(index->find_ascii(p + i, k - i, end_of_text));
         i = k;
         continue;
       }
@@ -283,8 +323,7 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       const std::uint8_t k = kByteClass[c];
       if (k == kLetter) {
         // A run of ASCII letters, copied then lower-cased in place.
-        std::size_t e = i + 1;
-        while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kLetter) ++e;
+        const std::size_t e = i + 1 + letter_run<true>(p + i + 1, n - i - 1);
         const std::size_t at = out.norms.size();
         out.norms.append(p + i, e - i);
         for (char* q = out.norms.data() + at; q != out.norms.data() + out.norms.size(); ++q) {
@@ -306,7 +345,21 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
       i += l;
     }
     push_norm(word_begin, i, TokenKind::kWord, norm_begin);
+    if constexpr (kIds) ids->push_back(index->find(std::string_view(out.norms).substr(norm_begin)));
   }
+}
+
+}  // namespace
+
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
+  if (out.source.empty() && base == 0) out.source = text;
+  tokenize_impl<false>(text, out, base, nullptr, nullptr);
+}
+
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
+              std::vector<std::uint32_t>& ids) {
+  if (out.source.empty() && base == 0) out.source = text;
+  tokenize_impl<true>(text, out, base, &index, &ids);
 }
 
 std::string normalize_phrase(std::string_view text) {

@@ -56,6 +56,12 @@ struct Tokens {
 // Appends the tokens of `text` to `out`; spans are offsets into `text` plus `base`.
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base = 0);
 
+class WordIndex;
+// The same, and appends the id of each token's normal form in `index` (WordIndex::kMissing when
+// it has none) to `ids`, one per token appended.
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
+              std::vector<std::uint32_t>& ids);
+
 // The normalised form of one word or phrase as the tokenizer would produce it, tokens joined by
 // a single space ("D. Lgs." -> "d . lgs ."). For lexicon keys and messages.
 std::string normalize_phrase(std::string_view text);

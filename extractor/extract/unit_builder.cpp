@@ -1,0 +1,118 @@
+#include "extract/unit_builder.h"
+
+#include <algorithm>
+
+#include "lexicon/tokenizer.h"
+
+namespace lexlink::extract {
+
+std::size_t line_width(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  std::size_t n = 0;
+  for (char c : line) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+void build_units(const grammar::Grammar& g, std::string_view text,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& windows,
+                 const std::vector<std::uint64_t>& breaks, const UnitReading& reading, UnitText& u,
+                 std::vector<std::uint32_t>& word_ids) {
+  u.clear();
+  u.tokens.source = text;
+  const bool lines_are_blocks = reading.lines_are_blocks;
+  for (const auto& [lo, hi] : windows) {
+    const std::size_t first_token = u.tokens.tokens.size();
+    word_ids.resize(first_token);
+    lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo),
+                      g.lexicon().words(), word_ids);
+    const std::size_t end_token = u.tokens.tokens.size();
+    const std::uint32_t* ids = word_ids.data();
+    // A synthetic break between two tokens counts as a paragraph break.
+    auto bit = std::lower_bound(breaks.begin(), breaks.end(), lo);
+    for (std::size_t t = first_token + 1; t < end_token && bit != breaks.end(); ++t) {
+      while (bit != breaks.end() && *bit < u.tokens.tokens[t - 1].end) ++bit;
+      if (bit != breaks.end() && *bit < u.tokens.tokens[t].begin + 1 &&
+          *bit >= u.tokens.tokens[t - 1].end) {
+        u.tokens.tokens[t].newlines_before = 2;
+      }
+    }
+    // `line-break = paragraph`: every line is a block of its own (text where each element of
+    // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings),
+    // except in a hard-wrapped document, where a line filled to the width goes on on the next.
+    if (lines_are_blocks) {
+      const std::size_t wrap = reading.wrap_width, full = wrap - wrap / 5;
+      for (std::size_t t = first_token + 1; t < end_token; ++t) {
+        lexicon::Token& tok = u.tokens.tokens[t];
+        if (tok.newlines_before != 1) continue;
+        if (wrap > 0) {
+          const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
+          const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);
+          const std::size_t from = prev == std::string_view::npos ? 0 : prev + 1;
+          if (nl != std::string_view::npos && line_width(text.substr(from, nl - from)) >= full) {
+            continue;
+          }
+        }
+        tok.newlines_before = 2;
+      }
+    }
+    // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
+    // heading of the document's own structure: it joins no citation.
+    for (std::size_t t = first_token; t < end_token; ++t) {
+      const lexicon::Token& tok = u.tokens.tokens[t];
+      const bool line_start = t == first_token ? (tok.begin == 0 || text[tok.begin - 1] == '\n')
+                                               : tok.newlines_before >= 1;
+      if (!line_start || g.partitions_class() < 0) continue;
+      const lexicon::PhraseMatch pm = g.lexicon().longest_at(
+          u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+      if (pm.cls != g.partitions_class()) continue;
+      std::size_t k = t + pm.count, values = 0;
+      bool number = false;
+      while (k < end_token && u.tokens.tokens[k].newlines_before == 0 && values < 4) {
+        number = number || u.tokens.tokens[k].kind == lexicon::TokenKind::kNumber;
+        ++k;
+        ++values;
+      }
+      const bool line_ends = k == end_token ? hi == text.size() || text[hi] == '\n'
+                                            : u.tokens.tokens[k].newlines_before >= 1;
+      if (number && line_ends && values <= 3) {
+        u.tokens.tokens[t].newlines_before = 2;
+        if (k < end_token) u.tokens.tokens[k].newlines_before = 2;
+      }
+    }
+    // At most a break and a unit per token, plus the leading break: symbols are written in
+    // place and the string cut to length after the window.
+    std::size_t sym = u.symbols.size();
+    u.symbols.resize(sym + 2 * (end_token - first_token) + 1);
+    u.units.push_back(Unit{});
+    u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
+    for (std::size_t t = first_token; t < end_token;) {
+      const lexicon::Token& tok = u.tokens.tokens[t];
+      if (t > first_token && tok.newlines_before >= 2) {
+        u.units.push_back(Unit{});
+        u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
+      }
+      const lexicon::PhraseMatch m = g.lexicon().longest_at(
+          u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+      Unit unit;
+      unit.first_token = static_cast<std::uint32_t>(t);
+      if (m.cls >= 0) {
+        unit.token_count = m.count;
+        unit.cls = m.cls;
+        unit.row = m.row;
+        u.symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
+      } else {
+        unit.token_count = 1;
+        u.symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
+      }
+      u.units.push_back(unit);
+      t += unit.token_count;
+    }
+    u.symbols.resize(sym);
+  }
+  u.units.push_back(Unit{});
+  u.symbols += static_cast<char>(grammar::symbol::kBreak);
+}
+
+}  // namespace lexlink::extract

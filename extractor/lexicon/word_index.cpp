@@ -1,0 +1,62 @@
+#include "lexicon/word_index.h"
+
+namespace lexlink::lexicon {
+
+// Eight bytes at a time (the last ones zero-padded), each folded to lower case with `fold`.
+std::uint64_t WordIndex::long_hash(const char* p, std::size_t len, bool fold, const char* end) {
+  std::uint64_t h = len;
+  for (std::size_t k = 0; k < len; k += 8) {
+    const std::size_t n = len - k < 8 ? len - k : 8;
+    std::uint64_t w = end - (p + k) >= 8 ? load8(p + k) & mask(n) : load(p + k, n);
+    if (fold) w |= kCase & mask(n);
+    h = mix(h, w);
+  }
+  return h;
+}
+
+std::uint32_t WordIndex::find_long(const char* p, std::size_t len, bool fold,
+                                   const char* end) const {
+  const std::uint64_t h = long_hash(p, len, fold, end);
+  for (std::size_t i = home(h);; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (s.length == 0) return kMissing;
+    if (s.key != h || s.length != len) continue;
+    const char* key = long_keys_.data() + s.offset;
+    bool same = true;
+    for (std::size_t k = 0; same && k < len; ++k) {
+      const char c = fold ? static_cast<char>(p[k] | 0x20) : p[k];
+      same = c == key[k];
+    }
+    if (same) return s.value;
+  }
+}
+
+void WordIndex::build(const std::vector<std::string>& words) {
+  std::size_t size = 16;
+  while (size < words.size() * 4 + 1) size *= 2;  // a quarter full: misses end quickly
+  slots_.assign(size, Slot{});
+  mask_ = size - 1;
+  long_keys_.clear();
+  for (std::size_t id = 0; id < words.size(); ++id) {
+    const std::string& w = words[id];
+    if (w.empty() || w.size() > 0xFFFF || find(w) != kMissing) continue;
+    Slot slot;
+    slot.length = static_cast<std::uint32_t>(w.size());
+    slot.value = static_cast<std::uint32_t>(id);
+    std::uint64_t h;
+    if (w.size() <= 8) {
+      slot.key = load(w.data(), w.size());
+      h = mix(w.size(), slot.key);
+    } else {
+      slot.offset = static_cast<std::uint32_t>(long_keys_.size());
+      long_keys_ += w;
+      h = long_hash(w.data(), w.size(), false, w.data() + w.size());
+      slot.key = h;
+    }
+    std::size_t i = home(h);
+    while (slots_[i].length != 0) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+}
+
+}  // namespace lexlink::lexicon

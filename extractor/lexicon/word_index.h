@@ -1,0 +1,87 @@
+// lexicon/word_index: normalised words -> small integer ids, looked up straight from the text.
+//
+// An immutable open-addressing table built once from a list of normalised words (the tokens of
+// every lexicon phrase and grammar literal). find() looks up a normalised word; find_ascii()
+// looks up a run of ASCII letters and digits as written in the text, folding its case on the
+// fly, without copying it: words of up to 8 bytes are one 64-bit load, one multiply and one
+// compare. Both give the same id for the same normalised word.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lexlink::lexicon {
+
+class WordIndex {
+ public:
+  static constexpr std::uint32_t kMissing = 0xFFFFFFFF;
+
+  // `words[k]` gets id k (a word listed twice keeps its first id).
+  void build(const std::vector<std::string>& words);
+
+  std::uint32_t find(std::string_view norm) const {
+    if (slots_.empty()) return kMissing;
+    if (norm.size() <= 8) return find_short(load(norm.data(), norm.size()), norm.size());
+    return find_long(norm.data(), norm.size(), false, norm.data() + norm.size());
+  }
+
+  // The id of the normalised form of p[0, len), a run of ASCII letters and digits (lower-cased
+  // here); `end` is the end of the buffer p points into (bytes up to it may be read).
+  std::uint32_t find_ascii(const char* p, std::size_t len, const char* end) const {
+    if (slots_.empty()) return kMissing;
+    if (len <= 8) {
+      const std::uint64_t w = end - p >= 8 ? load8(p) & mask(len) : load(p, len);
+      return find_short(w | (kCase & mask(len)), len);
+    }
+    return find_long(p, len, true, end);
+  }
+
+ private:
+  static constexpr std::uint64_t kCase = 0x2020202020202020ull;  // ASCII letters: lower case
+  static constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  static std::uint64_t mask(std::size_t len) {
+    return len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
+  }
+  static std::uint64_t load8(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  }
+  static std::uint64_t load(const char* p, std::size_t len) {  // len <= 8, zero-padded
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, len);
+    return w;
+  }
+  static std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * kMul;
+    return h ^ (h >> 29);
+  }
+  // The slot a hash starts probing at.
+  std::size_t home(std::uint64_t h) const { return (h >> 20) & mask_; }
+
+  struct Slot {
+    std::uint64_t key = 0;     // a short word's bytes (zero-padded); a long word's hash
+    std::uint32_t length = 0;  // 0: an empty slot
+    std::uint32_t value = kMissing;
+    std::uint32_t offset = 0;  // a long word's bytes in long_keys_
+  };
+
+  std::uint32_t find_short(std::uint64_t w, std::size_t len) const {
+    for (std::size_t i = home(mix(len, w));; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.key == w && s.length == len) return s.value;
+      if (s.length == 0) return kMissing;
+    }
+  }
+  std::uint32_t find_long(const char* p, std::size_t len, bool fold, const char* end) const;
+  static std::uint64_t long_hash(const char* p, std::size_t len, bool fold, const char* end);
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::string long_keys_;
+};
+
+}  // namespace lexlink::lexicon
