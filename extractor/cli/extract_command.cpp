@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -168,54 +169,79 @@ std::string_view href_of(const ExtractSetup& s, const extract::Citation& c, std:
   return scratch;
 }
 
-void append_number(std::string& out, std::uint64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));  // (pointer, length): no temporary
+// Writes a literal (without its terminating NUL) at `p`.
+template <std::size_t N>
+char* put(char* p, const char (&literal)[N]) {
+  std::memcpy(p, literal, N - 1);
+  return p + (N - 1);
+}
+
+char* put_number(char* p, std::uint64_t v) {
+  return std::to_chars(p, p + 20, v).ptr;  // 20 digits hold any 64-bit value
+}
+
+// The most bytes write_citation_fields() writes for `c`.
+std::size_t citation_fields_bound(const extract::Citation& c) {
+  return 160 + 4 * 20 + json_string_bound(c.text.size()) + json_string_bound(c.urn.size()) +
+         json_string_bound(c.work.size()) + json_string_bound(c.jurisdiction.size()) +
+         json_string_bound(c.rule.size());
 }
 
 // The fields of one citation (the contract of README.md "lexlink extract"), from "start" to
-// "rule", written by hand: this is the hot output path.
-void append_citation_fields(std::string& out, const extract::Citation& c) {
-  out += "\"start\":";
-  append_number(out, c.start);
-  out += ",\"end\":";
-  append_number(out, c.end);
-  out += ",\"char_start\":";
-  append_number(out, c.char_start);
-  out += ",\"char_end\":";
-  append_number(out, c.char_end);
-  out += ",\"text\":";
-  append_json_string(out, c.text);
-  out += ",\"urn\":";
-  append_json_string(out, c.urn);
-  out += ",\"work\":";
-  append_json_string(out, c.work);
-  out += ",\"jurisdiction\":";
-  append_json_string(out, c.jurisdiction);
-  out += c.complete ? ",\"complete\":true,\"rule\":" : ",\"complete\":false,\"rule\":";
-  append_json_string(out, c.rule);
+// "rule", written by hand at `p` (room for citation_fields_bound(c) bytes): this is the hot
+// output path.
+char* write_citation_fields(char* p, const extract::Citation& c) {
+  p = put(p, "\"start\":");
+  p = put_number(p, c.start);
+  p = put(p, ",\"end\":");
+  p = put_number(p, c.end);
+  p = put(p, ",\"char_start\":");
+  p = put_number(p, c.char_start);
+  p = put(p, ",\"char_end\":");
+  p = put_number(p, c.char_end);
+  p = put(p, ",\"text\":");
+  p = write_json_string(p, c.text);
+  p = put(p, ",\"urn\":");
+  p = write_json_string(p, c.urn);
+  p = put(p, ",\"work\":");
+  p = write_json_string(p, c.work);
+  p = put(p, ",\"jurisdiction\":");
+  p = write_json_string(p, c.jurisdiction);
+  p = c.complete ? put(p, ",\"complete\":true,\"rule\":") : put(p, ",\"complete\":false,\"rule\":");
+  return write_json_string(p, c.rule);
 }
 
 // One citation as a JSON line of `extract`. `file_json` is the file name already written as a
-// JSON string.
+// JSON string. The line is written in place: `out` grows once by a bound and is cut to length.
 void append_citation_line(std::string& out, std::string_view file_json, const extract::Citation& c,
                           std::string_view href) {
-  out += "{\"file\":";
-  out += file_json;
-  out += ',';
-  append_citation_fields(out, c);
-  out += ",\"href\":";
-  append_json_string(out, href);
-  out += "}\n";
+  const std::size_t at = out.size();
+  out.resize(at + 32 + file_json.size() + citation_fields_bound(c) +
+             json_string_bound(href.size()));
+  char* const begin = out.data();
+  char* p = begin + at;
+  p = put(p, "{\"file\":");
+  std::memcpy(p, file_json.data(), file_json.size());
+  p += file_json.size();
+  *p++ = ',';
+  p = write_citation_fields(p, c);
+  p = put(p, ",\"href\":");
+  p = write_json_string(p, href);
+  p = put(p, "}\n");
+  out.resize(static_cast<std::size_t>(p - begin));
 }
 
 }  // namespace
 
 void append_citation_json(std::string& out, const extract::Citation& c) {
-  out += '{';
-  append_citation_fields(out, c);
-  out += '}';
+  const std::size_t at = out.size();
+  out.resize(at + 2 + citation_fields_bound(c));
+  char* const begin = out.data();
+  char* p = begin + at;
+  *p++ = '{';
+  p = write_citation_fields(p, c);
+  *p++ = '}';
+  out.resize(static_cast<std::size_t>(p - begin));
 }
 
 // Extracts the citations of one input (a path or "-"), streaming it through the view builder;

@@ -80,6 +80,73 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
+char* write_json_string(char* p, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  *p++ = '"';
+  const char* in = s.data();
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    // Eight bytes at a time while none needs care; the last word of a string of eight bytes or
+    // more is read overlapping the one before.
+    std::uint64_t w;
+    if (i + 8 <= n) {
+      std::memcpy(&w, in + i, 8);
+      if (!needs_care(w)) {
+        std::memcpy(p, &w, 8);
+        p += 8;
+        i += 8;
+        continue;
+      }
+    } else if (n >= 8) {
+      std::memcpy(&w, in + n - 8, 8);
+      if (!needs_care(w)) {
+        const std::size_t rest = n - i;
+        std::memcpy(p, in + i, rest);
+        p += rest;
+        break;
+      }
+    }
+    // One character, as append_json_string() writes it.
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c >= 0x80) {
+      std::size_t len;
+      if (utf8::decode(s, i, len) == utf8::kInvalid) {
+        std::memcpy(p, "\xEF\xBF\xBD", 3);
+        p += 3;
+        i += 1;
+      } else {
+        std::memcpy(p, in + i, len);
+        p += len;
+        i += len;
+      }
+      continue;
+    }
+    if (c == '"' || c == '\\') {
+      *p++ = '\\';
+      *p++ = static_cast<char>(c);
+    } else if (c < 0x20) {
+      *p++ = '\\';
+      switch (c) {
+        case '\n': *p++ = 'n'; break;
+        case '\t': *p++ = 't'; break;
+        case '\r': *p++ = 'r'; break;
+        default:
+          *p++ = 'u';
+          *p++ = '0';
+          *p++ = '0';
+          *p++ = kHex[c >> 4];
+          *p++ = kHex[c & 15];
+      }
+    } else {
+      *p++ = static_cast<char>(c);
+    }
+    ++i;
+  }
+  *p++ = '"';
+  return p;
+}
+
 void write_json_line(std::FILE* out, const nlohmann::ordered_json& value) {
   std::string line = to_json_line(value);
   line += '\n';

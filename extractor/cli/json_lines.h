@@ -16,6 +16,16 @@ std::string to_json_line(const nlohmann::ordered_json& value);
 // replaces invalid UTF-8 with U+FFFD. For hot output paths that do not build JSON objects.
 void append_json_string(std::string& out, std::string_view s);
 
+// The most bytes write_json_string() writes for `n` bytes of input (a control byte becomes six,
+// "\u00XX"; the quotes).
+constexpr std::size_t json_string_bound(std::size_t n) {
+  return 6 * n + 2;
+}
+
+// Writes `s` as append_json_string() appends it (the same bytes) at `p`, which has room for
+// json_string_bound(s.size()) bytes; returns the end of what it wrote.
+char* write_json_string(char* p, std::string_view s);
+
 // Writes value + '\n' to `out`.
 void write_json_line(std::FILE* out, const nlohmann::ordered_json& value);
 

@@ -126,19 +126,41 @@ bool plain_partition_id(std::string_view id) {
   return true;
 }
 
-// Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
-// and "lei:1966-10-25;5172").
-bool same_act(const std::string& a, const std::string& b) {
-  if (a == b) return true;
+// What same_act() compares of a work name.
+struct ActKey {
+  bool ok = false;  // the name parses
+  std::string jurisdiction, authority, measure, numbers, year;
+};
+using ActKeys = std::unordered_map<std::string, ActKey>;
+
+// The ActKey of `name`, from `cache` or parsed now.
+const ActKey& act_key(ActKeys& cache, const std::string& name) {
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  ActKey k;
   urn::ParseOptions po;
   po.allow_unnumbered = true;
-  auto x = urn::parse(a, po), y = urn::parse(b, po);
-  if (!x || !y) return false;
-  return x->jurisdiction_code() == y->jurisdiction_code() &&
-         x->get(urn::Kind::kAuthority) == y->get(urn::Kind::kAuthority) &&
-         x->get(urn::Kind::kMeasure) == y->get(urn::Kind::kMeasure) &&
-         x->get(urn::Kind::kNumbers) == y->get(urn::Kind::kNumbers) && x->year() == y->year() &&
-         !x->year().empty();
+  if (auto x = urn::parse(name, po)) {
+    k.ok = true;
+    k.jurisdiction = std::string(x->jurisdiction_code());
+    k.authority = std::string(x->get(urn::Kind::kAuthority));
+    k.measure = std::string(x->get(urn::Kind::kMeasure));
+    k.numbers = std::string(x->get(urn::Kind::kNumbers));
+    k.year = std::string(x->year());
+  }
+  return cache.emplace(name, std::move(k)).first->second;
+}
+
+// Whether two work names name the same act, one possibly with the year only ("lei:1966;5172"
+// and "lei:1966-10-25;5172"). Names are parsed once per document (`cache`, cleared when it
+// grows large).
+bool same_act(const std::string& a, const std::string& b, ActKeys& cache) {
+  if (a == b) return true;
+  if (cache.size() >= 4094) cache.clear();  // before the look-ups: `x` stays valid
+  const ActKey& x = act_key(cache, a);
+  const ActKey& y = act_key(cache, b);
+  if (!x.ok || !y.ok) return false;
+  return x.jurisdiction == y.jurisdiction && x.authority == y.authority && x.measure == y.measure &&
+         x.numbers == y.numbers && x.year == y.year && !x.year.empty();
 }
 
 }  // namespace
@@ -305,7 +327,8 @@ struct Extractor::Session::State {
   // `refers`, the partition items (and those of the act's own words), the reference name.
   std::string work, measure, year;
   std::vector<Interpreter::PartitionItem> items, head_items;
-  int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
+  ActKeys act_keys;  // same_act()'s parsed names
+  int chosen = -1;   // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -1064,7 +1087,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
             s >= st.previous.end_unit && s - st.previous.end_unit <= 3 &&
-            same_act(st.previous.work, work_name)) {
+            same_act(st.previous.work, work_name, st.act_keys)) {
           bool only_punct = true;
           for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
             const Unit& between = u.units[k];
