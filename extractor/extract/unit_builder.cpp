@@ -22,89 +22,95 @@ void build_units(const grammar::Grammar& g, std::string_view text,
   u.clear();
   u.tokens.source = text;
   const bool lines_are_blocks = reading.lines_are_blocks;
+  const lexicon::Lexicon& lex = g.lexicon();
   for (const auto& [lo, hi] : windows) {
     const std::size_t first_token = u.tokens.tokens.size();
     word_ids.resize(first_token);
     lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo),
-                      g.lexicon().words(), word_ids);
+                      lex.words(), word_ids);
     const std::size_t end_token = u.tokens.tokens.size();
-    const std::uint32_t* ids = word_ids.data();
+    // The window's tokens and ids stay where they are below (only units and symbols grow).
+    lexicon::Token* const toks = u.tokens.tokens.data();
+    const std::uint32_t* const ids = word_ids.data();
     // A synthetic break between two tokens counts as a paragraph break.
     auto bit = std::lower_bound(breaks.begin(), breaks.end(), lo);
     for (std::size_t t = first_token + 1; t < end_token && bit != breaks.end(); ++t) {
-      while (bit != breaks.end() && *bit < u.tokens.tokens[t - 1].end) ++bit;
-      if (bit != breaks.end() && *bit < u.tokens.tokens[t].begin + 1 &&
-          *bit >= u.tokens.tokens[t - 1].end) {
-        u.tokens.tokens[t].newlines_before = 2;
+      while (bit != breaks.end() && *bit < toks[t - 1].end) ++bit;
+      if (bit != breaks.end() && *bit < toks[t].begin + 1 && *bit >= toks[t - 1].end) {
+        toks[t].newlines_before = 2;
       }
     }
     // `line-break = paragraph`: every line is a block of its own (text where each element of
     // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings),
     // except in a hard-wrapped document, where a line filled to the width goes on on the next.
-    if (lines_are_blocks) {
+    if (lines_are_blocks && reading.wrap_width == 0) {
+      for (std::size_t t = first_token + 1; t < end_token; ++t) {
+        if (toks[t].newlines_before == 1) toks[t].newlines_before = 2;
+      }
+    } else if (lines_are_blocks) {
       const std::size_t wrap = reading.wrap_width, full = wrap - wrap / 5;
       for (std::size_t t = first_token + 1; t < end_token; ++t) {
-        lexicon::Token& tok = u.tokens.tokens[t];
+        lexicon::Token& tok = toks[t];
         if (tok.newlines_before != 1) continue;
-        if (wrap > 0) {
-          const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
-          const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);
-          const std::size_t from = prev == std::string_view::npos ? 0 : prev + 1;
-          if (nl != std::string_view::npos && line_width(text.substr(from, nl - from)) >= full) {
-            continue;
-          }
+        const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
+        const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);
+        const std::size_t from = prev == std::string_view::npos ? 0 : prev + 1;
+        if (nl != std::string_view::npos && line_width(text.substr(from, nl - from)) >= full) {
+          continue;
         }
         tok.newlines_before = 2;
       }
     }
     // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
     // heading of the document's own structure: it joins no citation.
-    for (std::size_t t = first_token; t < end_token; ++t) {
-      const lexicon::Token& tok = u.tokens.tokens[t];
-      const bool line_start = t == first_token ? (tok.begin == 0 || text[tok.begin - 1] == '\n')
-                                               : tok.newlines_before >= 1;
-      if (!line_start || g.partitions_class() < 0) continue;
-      const lexicon::PhraseMatch pm = g.lexicon().longest_at(
-          u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
-      if (pm.cls != g.partitions_class()) continue;
+    const int part_cls = g.partitions_class();
+    for (std::size_t t = first_token; part_cls >= 0 && t < end_token; ++t) {
+      const bool line_start = t == first_token
+                                  ? (toks[t].begin == 0 || text[toks[t].begin - 1] == '\n')
+                                  : toks[t].newlines_before >= 1;
+      if (!line_start) continue;
+      const lexicon::PhraseMatch pm = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
+                                                     static_cast<std::uint32_t>(end_token));
+      if (pm.cls != part_cls) continue;
       std::size_t k = t + pm.count, values = 0;
       bool number = false;
-      while (k < end_token && u.tokens.tokens[k].newlines_before == 0 && values < 4) {
-        number = number || u.tokens.tokens[k].kind == lexicon::TokenKind::kNumber;
+      while (k < end_token && toks[k].newlines_before == 0 && values < 4) {
+        number = number || toks[k].kind == lexicon::TokenKind::kNumber;
         ++k;
         ++values;
       }
-      const bool line_ends = k == end_token ? hi == text.size() || text[hi] == '\n'
-                                            : u.tokens.tokens[k].newlines_before >= 1;
+      const bool line_ends =
+          k == end_token ? hi == text.size() || text[hi] == '\n' : toks[k].newlines_before >= 1;
       if (number && line_ends && values <= 3) {
-        u.tokens.tokens[t].newlines_before = 2;
-        if (k < end_token) u.tokens.tokens[k].newlines_before = 2;
+        toks[t].newlines_before = 2;
+        if (k < end_token) toks[k].newlines_before = 2;
       }
     }
     // At most a break and a unit per token, plus the leading break: symbols are written in
     // place and the string cut to length after the window.
     std::size_t sym = u.symbols.size();
     u.symbols.resize(sym + 2 * (end_token - first_token) + 1);
+    char* const symbols = u.symbols.data();
     u.units.push_back(Unit{});
-    u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
+    symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
     for (std::size_t t = first_token; t < end_token;) {
-      const lexicon::Token& tok = u.tokens.tokens[t];
+      const lexicon::Token& tok = toks[t];
       if (t > first_token && tok.newlines_before >= 2) {
         u.units.push_back(Unit{});
-        u.symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
+        symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
       }
-      const lexicon::PhraseMatch m = g.lexicon().longest_at(
-          u.tokens, ids, static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(end_token));
+      const lexicon::PhraseMatch m = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
+                                                    static_cast<std::uint32_t>(end_token));
       Unit unit;
       unit.first_token = static_cast<std::uint32_t>(t);
       if (m.cls >= 0) {
         unit.token_count = m.count;
         unit.cls = m.cls;
         unit.row = m.row;
-        u.symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
+        symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
       } else {
         unit.token_count = 1;
-        u.symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
+        symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
       }
       u.units.push_back(unit);
       t += unit.token_count;

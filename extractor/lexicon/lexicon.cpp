@@ -198,9 +198,21 @@ void Lexicon::reindex() {
     }
     by_first_id_[first_id] = {begin, static_cast<std::uint32_t>(id_entries_.size())};
   }
-  starts_.assign(list.size(), 0);
+  firsts_.assign(list.size(), First{});
   for (std::size_t k = 0; k < list.size(); ++k) {
-    starts_[k] = by_first_id_[k].first != by_first_id_[k].second ? 1 : 0;
+    First& f = firsts_[k];
+    bool single_seen = false;
+    for (std::uint32_t x = by_first_id_[k].first; x < by_first_id_[k].second; ++x) {
+      const IdEntry& e = id_entries_[x];
+      if (e.rest_len > 0) {
+        f.next |= std::uint64_t{1} << (rest_ids_[e.rest_begin] & 63);
+      } else if (!single_seen) {  // the first one-word entry is the one longest_from() takes
+        single_seen = true;
+        f.single = e.exact != nullptr ? First::kChecked : First::kPlain;
+        f.cls = e.cls;
+        f.row = e.row;
+      }
+    }
   }
   words_.build(list);
   word_list_ = std::move(list);

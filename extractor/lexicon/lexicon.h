@@ -80,12 +80,23 @@ class Lexicon {
   // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`.
   PhraseMatch longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
                          std::uint32_t end) const {
-    if (!starts_phrase(ids[i])) return PhraseMatch{};
+    // Most words of a text start no phrase, and most that do are followed by a word that no
+    // longer phrase goes on with: both answered here, inline, from what the first word allows.
+    const std::uint32_t id = ids[i];
+    if (id >= firsts_.size()) return PhraseMatch{};
+    const First& f = firsts_[id];
+    if (f.single == First::kNone && f.next == 0) return PhraseMatch{};
+    if (f.single != First::kChecked) {
+      const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
+      const std::uint32_t next = i + 1 < n ? ids[i + 1] : kNoWord;
+      if (next == kNoWord || (f.next >> (next & 63) & 1) == 0 ||
+          tokens.tokens[i + 1].newlines_before >= 2) {
+        if (f.single == First::kNone) return PhraseMatch{};
+        return PhraseMatch{i, 1, f.cls, f.row};
+      }
+    }
     return longest_from(tokens, ids, i, end);
   }
-  // Whether some phrase starts with the word `id` (most words of a text start none: the hot
-  // path asks this inline before looking further).
-  bool starts_phrase(std::uint32_t id) const { return id < starts_.size() && starts_[id] != 0; }
 
  private:
   struct Entry {
@@ -108,7 +119,16 @@ class Lexicon {
     const std::vector<std::string>* exact;  // nullptr unless the variant is exact
   };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_first_id_;
-  std::vector<std::uint8_t> starts_;  // by word id: 1 when some entry starts with it
+  // What a first word allows, by word id: its one-word entry (`single`: none, one to take as
+  // it is, or one to check as written), and a 64-bit filter of the words that can follow it in
+  // a longer entry (bit `id & 63`).
+  struct First {
+    enum : std::uint8_t { kNone, kPlain, kChecked } single = kNone;
+    std::int32_t cls = -1;
+    std::uint32_t row = 0;
+    std::uint64_t next = 0;
+  };
+  std::vector<First> firsts_;
   PhraseMatch longest_from(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
                            std::uint32_t end) const;
   std::vector<IdEntry> id_entries_;

@@ -129,27 +129,34 @@ void append_punct_norm(char32_t cp, std::string_view raw, std::string& out) {
   }
 }
 
-// The length of the run of bytes of [p, p + n) that are lower-case ASCII letters ('a'..'z'), or,
-// with `any_case`, ASCII letters of either case. Sixteen bytes at a time where SSE2 is there.
-template <bool any_case>
-std::size_t letter_run(const char* p, std::size_t n) {
+// The length of the run of ASCII letters that starts [p, p + n); `upper` is set when the run
+// holds a capital. Sixteen bytes at a time where SSE2 is there.
+inline std::size_t letter_run(const char* p, std::size_t n, bool& upper) {
   std::size_t k = 0;
 #if defined(__SSE2__)
   const __m128i a = _mm_set1_epi8('a');
+  const __m128i A = _mm_set1_epi8('A');
   const __m128i last = _mm_set1_epi8(25);
   const __m128i to_lower = _mm_set1_epi8(0x20);
   for (; k + 16 <= n; k += 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k));
-    if (any_case) v = _mm_or_si128(v, to_lower);
-    const __m128i d = _mm_sub_epi8(v, a);  // a letter: 0..25 as an unsigned byte
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k));
+    const __m128i d = _mm_sub_epi8(_mm_or_si128(v, to_lower), a);  // a letter: 0..25 unsigned
     const __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(d, last), d);
+    const __m128i u = _mm_sub_epi8(v, A);
+    const __m128i caps = _mm_cmpeq_epi8(_mm_min_epu8(u, last), u);
     const unsigned out = ~static_cast<unsigned>(_mm_movemask_epi8(in)) & 0xFFFFu;
-    if (out != 0) return k + static_cast<std::size_t>(__builtin_ctz(out));
+    const unsigned cap = static_cast<unsigned>(_mm_movemask_epi8(caps));
+    if (out != 0) {
+      upper = upper || (cap & (out ^ (out - 1)) & ~out) != 0;  // capitals before the end
+      return k + static_cast<std::size_t>(__builtin_ctz(out));
+    }
+    upper = upper || cap != 0;
   }
 #endif
   for (; k < n; ++k) {
-    const auto c = static_cast<unsigned char>(any_case ? (p[k] | 0x20) : p[k]);
-    if (static_cast<unsigned char>(c - 'a') >= 26) break;
+    const auto c = static_cast<unsigned char>(p[k]);
+    if (static_cast<unsigned char>((c | 0x20) - 'a') >= 26) break;
+    upper = upper || c < 'a';
   }
   return k;
 }
@@ -251,6 +258,32 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   while (i < n) {
     const auto b = static_cast<unsigned char>(p[i]);
     const std::uint8_t cls = kByteClass[b];
+    if (cls == kLetter) {
+      // A run of ASCII letters not continued by a non-ASCII character: a word read here (the
+      // commonest token), lower-cased into `norms` when it holds capitals. Else the general
+      // loop below reads it.
+      bool upper = b < 'a';
+      const std::size_t k = i + 1 + letter_run(p + i + 1, n - i - 1, upper);
+      const std::uint8_t next =
+          k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
+      if (next != kHigh) {
+        if (!upper) {
+          push_source(i, k, TokenKind::kWord);
+        } else {
+          const std::size_t norm_begin = out.norms.size();
+          out.norms.append(p + i, k - i);
+          for (char* q = out.norms.data() + norm_begin; q != out.norms.data() + out.norms.size();
+               ++q) {
+            *q = static_cast<char>(*q | 0x20);  // letters only: 0x20 makes them lower case
+          }
+          push_norm(i, k, TokenKind::kWord, norm_begin);
+        }
+        if constexpr (kIds) ids->push_back(index->find_ascii(p + i, k - i, end_of_text));
+        i = k;
+        while (i < n && p[i] == ' ') ++i;
+        continue;
+      }
+    }
     if (cls == kSpace) {
       ++i;
       continue;
@@ -304,26 +337,15 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       i += len;
       continue;
     }
-    // A word: letters, marks and ignorable characters. Fast path: a lower-case ASCII word is its
-    // own normal form.
-    if (kByteClass[b] == kLetter && b >= 'a') {
-      const std::size_t k = i + 1 + letter_run<false>(p + i + 1, n - i - 1);
-      const std::uint8_t next =
-          k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
-      if (next != kLetter && next != kHigh) {
-        push_source(i, k, TokenKind::kWord);
-        if constexpr (kIds) ids->push_back(index->find_ascii(p + i, k - i, end_of_text));
-        i = k;
-        continue;
-      }
-    }
+    // A word with non-ASCII letters, marks or ignorable characters.
     const std::size_t word_begin = i, norm_begin = out.norms.size();
     while (i < n) {
       const auto c = static_cast<unsigned char>(p[i]);
       const std::uint8_t k = kByteClass[c];
       if (k == kLetter) {
         // A run of ASCII letters, copied then lower-cased in place.
-        const std::size_t e = i + 1 + letter_run<true>(p + i + 1, n - i - 1);
+        bool upper = false;
+        const std::size_t e = i + 1 + letter_run(p + i + 1, n - i - 1, upper);
         const std::size_t at = out.norms.size();
         out.norms.append(p + i, e - i);
         for (char* q = out.norms.data() + at; q != out.norms.data() + out.norms.size(); ++q) {

@@ -19,11 +19,12 @@ class WordIndex {
  public:
   static constexpr std::uint32_t kMissing = 0xFFFFFFFF;
 
+  WordIndex() : slots_(1) {}  // one empty slot: lookups need no check before build()
+
   // `words[k]` gets id k (a word listed twice keeps its first id).
   void build(const std::vector<std::string>& words);
 
   std::uint32_t find(std::string_view norm) const {
-    if (slots_.empty()) return kMissing;
     if (norm.size() <= 8) return find_short(load(norm.data(), norm.size()), norm.size());
     return find_long(norm.data(), norm.size(), false, norm.data() + norm.size());
   }
@@ -31,7 +32,6 @@ class WordIndex {
   // The id of the normalised form of p[0, len), a run of ASCII letters and digits (lower-cased
   // here); `end` is the end of the buffer p points into (bytes up to it may be read).
   std::uint32_t find_ascii(const char* p, std::size_t len, const char* end) const {
-    if (slots_.empty()) return kMissing;
     if (len <= 8) {
       const std::uint64_t w = end - p >= 8 ? load8(p) & mask(len) : load(p, len);
       return find_short(w | (kCase & mask(len)), len);
