@@ -12,10 +12,18 @@ bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The number the first digits of `s` write (at most 9 characters read, a leading '-' taken),
+// 0 when there is none: what std::from_chars reads into an int, without its generality.
 int to_int(std::string_view s) {
+  s = s.substr(0, std::min<std::size_t>(s.size(), 9));
+  std::size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) i = 1;
+  const std::size_t first = i;
   int v = 0;
-  std::from_chars(s.data(), s.data() + std::min<std::size_t>(s.size(), 9), v);
-  return v;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
+  if (i == first) return 0;
+  return negative ? -v : v;
 }
 
 bool is_leap(int y) {
@@ -69,14 +77,19 @@ std::optional<int> Interpreter::roman_value(std::string_view s) {
 
 namespace {
 
+// Writes `v` (0 <= v < 10^width) with leading zeros to `width` digits at `p`.
+char* put_padded(char* p, int v, int width) {
+  for (int k = width - 1; k >= 0; --k) {
+    p[k] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  }
+  return p + width;
+}
+
 // Appends `v` (0 <= v < 10^width) with leading zeros to `width` digits.
 void append_padded(std::string& out, int v, int width) {
   char buf[4];
-  for (int k = width - 1; k >= 0; --k) {
-    buf[k] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  }
-  out.append(buf, static_cast<std::size_t>(width));
+  out.append(buf, static_cast<std::size_t>(put_padded(buf, v, width) - buf));
 }
 
 // Appends a non-negative int in decimal.
@@ -146,11 +159,13 @@ bool Interpreter::date(Span s, bool& year_only, std::string& out) const {
   }
   if (!plausible_year(y) || m < 1 || m > 12 || d < 1 || d > days_in(y, m)) return false;
   // "%04d-%02d-%02d": the checks above keep every field within its width.
-  append_padded(out, y, 4);
-  out += '-';
-  append_padded(out, m, 2);
-  out += '-';
-  append_padded(out, d, 2);
+  char buf[10];
+  char* p = put_padded(buf, y, 4);
+  *p++ = '-';
+  p = put_padded(p, m, 2);
+  *p++ = '-';
+  put_padded(p, d, 2);
+  out.append(buf, sizeof buf);
   return true;
 }
 
