@@ -664,10 +664,22 @@ struct WindowBuilder {
   std::string_view text;
   const std::vector<std::uint64_t>& breaks;  // sorted chunk-relative offsets
 
+  // ASCII bytes are judged from the byte (letters and digits are word characters); the others
+  // from their code point.
+  static bool ascii_word(unsigned char c) {
+    return static_cast<unsigned char>((c | 0x20) - 'a') < 26 ||
+           static_cast<unsigned char>(c - '0') < 10;
+  }
   // The word boundary at or before `pos` (at most 64 bytes back).
   std::size_t word_start(std::size_t pos) const {
     std::size_t p = pos;
     for (int guard = 0; p > 0 && guard < 64; ++guard) {
+      const auto c = static_cast<unsigned char>(text[p - 1]);
+      if (c < 0x80) {
+        if (!ascii_word(c)) break;
+        --p;
+        continue;
+      }
       std::size_t k = p - 1;
       while (k > 0 && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80) --k;
       std::size_t len;
@@ -680,6 +692,12 @@ struct WindowBuilder {
   std::size_t word_end(std::size_t pos) const {
     std::size_t p = pos;
     for (int guard = 0; p < text.size() && guard < 64; ++guard) {
+      const auto c = static_cast<unsigned char>(text[p]);
+      if (c < 0x80) {
+        if (!ascii_word(c)) break;
+        ++p;
+        continue;
+      }
       std::size_t len;
       const char32_t cp = utf8::decode(text, p, len);
       if (cp == utf8::kInvalid || !lexicon::is_word_char(cp)) break;
