@@ -689,6 +689,42 @@ struct WindowBuilder {
     }
     return p;
   }
+  // Where a list of numbers that runs past `pos` ends: from `pos`, as long as a number starts
+  // within kListGap bytes of the end of the last one (a list's glue: ", ", " e ", "-bis, ",
+  // ", lettera a), "), the end of that number's word; at most `limit`.
+  static constexpr std::size_t kListGap = 8;
+  std::size_t list_end(std::size_t pos, std::size_t limit) const {
+    std::size_t p = pos;
+    while (p < limit) {
+      const std::size_t stop = std::min(limit, p + kListGap);
+      std::size_t d = p;
+      while (d < stop && static_cast<unsigned char>(text[d] - '0') >= 10) ++d;
+      if (d == stop) break;
+      while (d < limit && static_cast<unsigned char>(text[d] - '0') < 10) ++d;
+      p = std::min(word_end(d), limit);
+    }
+    return p;
+  }
+  // Where a list of numbers that runs before `pos` starts, with its head (the partition word
+  // before it: "sections 1, 2, ..., 60 of title 42" read back from "title"): back from `pos`
+  // as long as a number ends within kListGap bytes of the start of the next one, then the
+  // words within kListGap bytes before the first; at least `limit`.
+  std::size_t list_start(std::size_t pos, std::size_t limit) const {
+    auto digit = [&](std::size_t at) { return static_cast<unsigned char>(text[at] - '0') < 10; };
+    std::size_t p = pos;
+    bool list = p < text.size() && digit(p);  // the window starts on a list's first number
+    while (p > limit) {
+      const std::size_t stop = p - limit > kListGap ? p - kListGap : limit;
+      std::size_t d = p;
+      while (d > stop && !digit(d - 1)) --d;
+      if (d == stop && (d == limit || !digit(d - 1))) break;
+      while (d > limit && digit(d - 1)) --d;
+      p = std::max(word_start(d), limit);
+      list = true;
+    }
+    if (list) p = std::max(word_start(p - limit > kListGap ? p - kListGap : limit), limit);
+    return p;
+  }
   std::size_t word_end(std::size_t pos) const {
     std::size_t p = pos;
     for (int guard = 0; p < text.size() && guard < 64; ++guard) {
@@ -866,6 +902,31 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       } else {
         windows.emplace_back(lo, hi);
       }
+    }
+    // A list that goes on past a window ("articoli 1, 2, 3, ..., 200 della legge ...", or
+    // before it: "sections 1, 2, ..., 60 of title 42" opened at "title"): the window follows
+    // it as long as numbers keep coming, within its block, up to the next window (so in dense
+    // text, where windows merge, there is nothing to do). Without this a list longer than the
+    // window lost every item.
+    if (!st.heading_pass && !windows.empty()) {
+      std::size_t kept = 0;
+      for (std::size_t k = 0; k < windows.size(); ++k) {
+        auto [lo, hi] = windows[k];
+        auto it = std::upper_bound(st.breaks.begin(), st.breaks.end(), hi);
+        std::size_t limit = it == st.breaks.end() ? text.size() : *it;
+        if (k + 1 < windows.size()) limit = std::min(limit, windows[k + 1].first);
+        if (hi < limit) hi = wb.list_end(hi, limit);
+        it = std::upper_bound(st.breaks.begin(), st.breaks.end(), lo);
+        std::size_t floor = it == st.breaks.begin() ? 0 : *(it - 1);
+        if (kept > 0) floor = std::max(floor, windows[kept - 1].second);
+        if (lo > floor) lo = wb.list_start(lo, floor);
+        if (kept > 0 && lo <= windows[kept - 1].second) {
+          windows[kept - 1].second = std::max(windows[kept - 1].second, hi);
+        } else {
+          windows[kept++] = {lo, hi};
+        }
+      }
+      windows.resize(kept);
     }
     // Units of every window, separated by breaks. Line breaks are breaks only in plain text: in
     // HTML and XML a line break in the source is white space, and the elements (<br>, blocks)

@@ -123,8 +123,10 @@ TEST_CASE("the bundled corpora score at least what they scored when recorded", "
                  {"za-laws-africa-bylaws", 0.95, 0.82},
                  // us: the publisher leaves derivation tables and multi-section lists unlinked
                  // (the note "[amending sections 254o, ..., 1395ww, ... of Title 42]", read whole
-                 // since `SUFFIX`, adds 22 such citations: 0.886/0.879 -> 0.875/0.868).
-                 {"us-uslm-uscode", 0.87, 0.86},
+                 // since `SUFFIX`, adds 22 such citations: 0.886/0.879 -> 0.875/0.868; its 54
+                 // items past the reading window, read since windows follow lists:
+                 // 0.873/0.866 -> 0.847/0.839).
+                 {"us-uslm-uscode", 0.845, 0.835},
                  // fr: Légifrance links only some citations: the agreement where it links.
                  {"fr-legi-kali", 0.93, 0.91, true}};
   for (const auto& f : kFloors) {
