@@ -160,6 +160,24 @@ class Grammar {
       const std::int16_t literal = literal_by_word_[word_id];
       if (literal >= 0) return static_cast<std::uint8_t>(literal);
     }
+    // The commonest shapes inline: numbers, punctuation, and lower-case ASCII words of two
+    // letters or more that cannot be roman numerals (their first letter is none) nor a SUFFIX.
+    const std::size_t len = t.end - t.begin;
+    switch (t.kind) {
+      case lexicon::TokenKind::kNumber:
+        return static_cast<std::uint8_t>(len >= 5 ? symbol::kNum5 : len);
+      case lexicon::TokenKind::kPunct: return symbol::kPunct;
+      case lexicon::TokenKind::kWord:
+        if (t.norm_in_source && len >= 2) {
+          const char first = tokens.source[t.begin];
+          const bool roman = first == 'i' || first == 'v' || first == 'x' || first == 'l' ||
+                             first == 'c' || first == 'd' || first == 'm';
+          const bool after_digit =
+              t.begin > 0 && static_cast<unsigned char>(tokens.source[t.begin - 1] - '0') < 10;
+          if (!roman && (suffix_symbol_ == 0 || len > 4 || !after_digit)) return symbol::kWord;
+        }
+        break;
+    }
     return shape_symbol(tokens, t);
   }
   // Human-readable name of a symbol (for `lexlink explain`).
