@@ -2,16 +2,12 @@
 //
 // A trigger is a literal: one word or a compact phrase ("legge", "lgs", "d.p.r.", "§"), matched
 // in either case, given as tokens. Its regex (trigger_regex()) is in the subset Hyperscan and RE2
-// both accept and has a fixed length in bytes. find_starts() reports every offset where a trigger
-// matches on token boundaries on both sides. Two engines give the same answer:
-// - the fast path (Engine::kHyperscan): a word index of this module finds the triggers that start
-//   with an ASCII letter at the first letters of letter runs (64 bytes at a time; a bit filter of
-//   the first three bytes, then a table of the run's length and first eight letters), and the
-//   others where their first two bytes are (up to four kinds: "§", "é" ...); the few it cannot
-//   take (a letter whose two cases differ in more than one bit, more kinds of first bytes) go to
-//   Hyperscan (block mode; a match's start is its end minus the length), whose compiled database
-//   is cached on disk, keyed by a hash of the data and the patterns, so start-up with a warm
-//   cache is cheap;
+// both accept and has a fixed length in bytes, so a match's start is its end minus that length
+// (no start-of-match tracking, which costs Hyperscan a factor of three). find_starts() reports
+// every offset where a trigger matches on token boundaries on both sides. Two engines give the
+// same answer:
+// - Hyperscan (block mode), the fast path; its compiled database is cached on disk, keyed by a
+//   hash of the data, so start-up with a warm cache is cheap;
 // - RE2 at every token start (RE2::Set anchored there), the slow reference path.
 // Only this module includes <hs.h>. A compiled scanner is immutable and shared by threads; each
 // thread brings its own Scratch.
@@ -65,18 +61,15 @@ class TriggerScanner {
                       std::vector<std::size_t>& counts) const;
 
   Engine engine() const { return engine_; }
-  // True when no Hyperscan database was compiled: read from the cache, or none needed.
   bool loaded_from_cache() const { return from_cache_; }
 
  private:
   TriggerScanner() = default;
   Status collect(std::string_view text, Scratch& scratch, bool by_group) const;
-  struct Words;
   struct Hs;
   struct Re2;
   Engine engine_ = Engine::kHyperscan;
   bool from_cache_ = false;
-  std::unique_ptr<Words> words_;
   std::unique_ptr<Hs> hs_;
   std::unique_ptr<Re2> re2_;
   std::vector<std::uint32_t> groups_;  // per trigger; empty: one group
@@ -93,8 +86,7 @@ class TriggerScanner::Scratch {
   friend class TriggerScanner;
   Scratch() = default;
   void* hs_scratch = nullptr;
-  std::vector<std::uint32_t> hits;        // word index or RE2: in order
-  std::vector<std::uint32_t> hs_hits;     // Hyperscan: nearly in order
+  std::vector<std::uint32_t> hits;
   std::vector<std::uint64_t> keyed_hits;  // count_starts(): group << 32 | offset
 };
 
