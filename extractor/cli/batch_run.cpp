@@ -580,7 +580,11 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   std::unique_ptr<rewrite::FdSink> report_sink;
   if (report) report_sink = std::make_unique<rewrite::FdSink>(report->fd(), options.report);
 
-  MarkupBatch runner(setup, options, *list, out_dir, in_place, args.has("resume"), manifest,
+  // The outcomes are only counted (the report has one line per file): no per-citation text,
+  // href or link list is kept.
+  MarkupSetup lean = setup;
+  lean.options.outcome_details = false;
+  MarkupBatch runner(lean, options, *list, out_dir, in_place, args.has("resume"), manifest,
                      fingerprint);
   const std::vector<batch::Input>& inputs = list->inputs;
   batch::OrderedPool<std::size_t, FileResult> pool(

@@ -133,9 +133,37 @@ Profile default_profile(text::Format format, std::string_view root_start_tag_utf
   return Profile::kHtml;
 }
 
+namespace {
+
+// Bytes an attribute value takes as they are, per escaping rule (index 0: HTML, 1: XML):
+// printable ASCII other than & " < > (and ' in XML). Every other byte goes through the
+// one-character path of append_attribute_value.
+struct PlainBytes {
+  bool plain[2][256] = {};
+  PlainBytes() {
+    for (int x = 0; x < 2; ++x) {
+      for (int c = 0x20; c < 0x80; ++c) plain[x][c] = true;
+      for (unsigned char c : {'&', '"', '<', '>'}) plain[x][c] = false;
+    }
+    plain[1][static_cast<unsigned char>('\'')] = false;
+  }
+};
+const PlainBytes kPlainBytes;
+
+}  // namespace
+
 bool append_attribute_value(std::string& out, std::string_view value, bool xml, bool ascii_only) {
   const std::size_t mark = out.size();
+  const bool* plain = kPlainBytes.plain[xml ? 1 : 0];
   for (std::size_t i = 0; i < value.size();) {
+    // A run of bytes written as they are (a URN is one such run): one append.
+    std::size_t j = i;
+    while (j < value.size() && plain[static_cast<unsigned char>(value[j])]) ++j;
+    if (j > i) {
+      out.append(value.data() + i, j - i);
+      i = j;
+      if (i == value.size()) break;
+    }
     const char c = value[i];
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x80) {
@@ -268,14 +296,20 @@ Result<std::string> LinkMarkup::open(std::string_view href, std::string_view urn
     tag += p.href_attr;
     tag += "=\"";
   }
+  const std::size_t value_begin = tag.size();
   if (!append_attribute_value(tag, href, xml_, ascii_only_)) {
     return make_error(ErrorCode::kInvalidArgument,
                       "the href holds a character the document cannot carry");
   }
+  const std::size_t value_end = tag.size();
   tag += '"';
   if (profile_ == Profile::kHtml) {
     tag += " data-urn=\"";
-    if (!append_attribute_value(tag, urn, xml_, ascii_only_)) {
+    if (urn == href) {  // the usual case (--href urn): the same escaped bytes again
+      const std::size_t n = value_end - value_begin;
+      tag.reserve(tag.size() + n + 2);  // no reallocation while appending from itself
+      tag.append(std::string_view(tag).substr(value_begin, n));
+    } else if (!append_attribute_value(tag, urn, xml_, ascii_only_)) {
       return make_error(ErrorCode::kInvalidArgument,
                         "the URN holds a character the document cannot carry");
     }

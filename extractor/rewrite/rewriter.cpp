@@ -137,11 +137,16 @@ struct Rewriter::Impl {
   std::string cdata_open;
   std::string cdata_close;
   std::vector<Blocked> blocked;
-  std::vector<std::uint64_t> max_end;  // prefix maximum of blocked[i].end
+  std::vector<std::uint8_t> name_flags;  // scan_zones(): per name of the chunk
+  std::vector<std::uint64_t> max_end;    // prefix maximum of blocked[i].end
   Insertions insertions;
   std::uint64_t last_text_end = 0;
   std::uint64_t last_raw_text_end = 0;  // before snapping
   std::uint64_t last_orig_end = 0;
+  // plan()'s working lists, kept between citations.
+  std::vector<std::string_view> scratch_stack;
+  std::vector<std::string_view> scratch_unmatched;
+  std::vector<Span> scratch_runs;
 
   Impl(RewriteOptions o, Sink& s) : options(std::move(o)), sink(s) {}
 
@@ -287,6 +292,14 @@ struct Rewriter::Impl {
     for (OpenElement& e : open) e.start = v->text_begin;
     if (cdata_start) cdata_start = v->text_begin;
     const bool html = v->format == text::Format::kHtml;
+    // What an element's name alone says, per name of the chunk (tags share a few names).
+    enum : std::uint8_t { kLinkNamed = 1, kTextOnly = 2 };
+    name_flags.assign(v->names.size(), 0);
+    for (std::size_t i = 1; i < v->names.size(); ++i) {
+      const std::string_view name = v->names[i];
+      if (link_named(name) && !markup->generic_element()) name_flags[i] |= kLinkNamed;
+      if (html && (name == "title" || name == "textarea")) name_flags[i] |= kTextOnly;
+    }
     bool after_pi = false;
     std::uint64_t pi_end = 0;
     for (const Tag& t : v->tags) {
@@ -329,19 +342,19 @@ struct Rewriter::Impl {
         ++open[found].depth;
         continue;
       }
-      const std::uint64_t start = text_pos(t.orig_end);
+      const std::uint8_t flags = t.name < name_flags.size() ? name_flags[t.name] : 0;
+      auto block = [&](Reason reason, const char* what) {
+        open.push_back({std::string(name), 1, text_pos(t.orig_end), reason, what});
+      };
       if (own_pi || bytes.starts_with(html_marker)) {
-        open.push_back({std::string(name), 1, start, Reason::kExistingLink,
-                        "it overlaps one of lexlink's links"});
-      } else if (link_named(name) && !markup->generic_element()) {
-        open.push_back({std::string(name), 1, start, Reason::kExistingLink,
-                        "it is inside an existing element named like the link element"});
+        block(Reason::kExistingLink, "it overlaps one of lexlink's links");
+      } else if ((flags & kLinkNamed) != 0) {
+        block(Reason::kExistingLink,
+              "it is inside an existing element named like the link element");
       } else if (v->format == text::Format::kXml && has_href(bytes)) {
-        open.push_back({std::string(name), 1, start, Reason::kExistingLink,
-                        "it is inside an existing link (an element with an href)"});
-      } else if (html && (name == "title" || name == "textarea")) {
-        open.push_back({std::string(name), 1, start, Reason::kForbiddenContext,
-                        "it is inside an HTML title or textarea (text only)"});
+        block(Reason::kExistingLink, "it is inside an existing link (an element with an href)");
+      } else if ((flags & kTextOnly) != 0) {
+        block(Reason::kForbiddenContext, "it is inside an HTML title or textarea (text only)");
       }
     }
     // Elements still open at the end of the chunk block the rest of it.
@@ -502,7 +515,8 @@ struct Rewriter::Impl {
     const std::uint64_t ob = orig_at(p[ib], tb);
     const std::uint64_t oe = orig_at(p[ie], te);
     o.original = Span{ob, oe};
-    o.text = std::string(v->text_at(tb, te));
+    const bool details = options.outcome_details;
+    if (details) o.text = std::string(v->text_at(tb, te));
     auto no = [&](Reason r, std::string detail) {
       o.linked = false;
       o.reason = r;
@@ -540,7 +554,7 @@ struct Rewriter::Impl {
     }
     auto open_tag = markup->open(*href, o.request.urn);
     if (!open_tag) return no(Reason::kUnrepresentable, open_tag.error().message);
-    o.href = *href;
+    if (details) o.href = std::move(*href);
 
     // Markup inside the range.
     const auto& tags = v->tags;
@@ -553,8 +567,10 @@ struct Rewriter::Impl {
     const std::size_t tfirst = tag_lower(ob);
     const std::size_t tlast = tag_lower(oe);  // one past
     bool whole = true;
-    std::vector<std::string_view> stack;
-    std::vector<std::string_view> unmatched_close;
+    std::vector<std::string_view>& stack = scratch_stack;
+    std::vector<std::string_view>& unmatched_close = scratch_unmatched;
+    stack.clear();
+    unmatched_close.clear();
     for (std::size_t i = tfirst; i < tlast; ++i) {
       const Tag& t = tags[i];
       if (!t.is_inline) return no(Reason::kBlockBreak, "it runs across a block element");
@@ -574,6 +590,7 @@ struct Rewriter::Impl {
     }
     std::uint64_t wb = ob;
     std::uint64_t we = oe;
+    std::uint64_t last_link_end = 0;  // where the last link inserted for it ends
     if (whole) {
       // Widen over adjacent tags that balance the range.
       for (std::size_t j = tlast; !stack.empty() && j < tags.size(); ++j) {
@@ -606,10 +623,12 @@ struct Rewriter::Impl {
     if (whole) {
       insertions.add(wb, *open_tag);
       insertions.add(we, markup->close());
-      o.links.push_back(Span{wb, we});
+      if (details) o.links.push_back(Span{wb, we});
+      last_link_end = we;
     } else {
       // One link per run of text between tags.
-      std::vector<Span> runs;
+      std::vector<Span>& runs = scratch_runs;
+      runs.clear();
       std::size_t i = ib;
       while (i <= ie) {
         std::size_t j = i;
@@ -637,15 +656,16 @@ struct Rewriter::Impl {
         insertions.add(r.begin, *open_tag);
         insertions.add(r.end, markup->close());
       }
-      o.links = std::move(runs);
-      o.split = o.links.size() > 1;
+      if (details) o.links.assign(runs.begin(), runs.end());
+      o.split = runs.size() > 1;
+      last_link_end = runs.back().end;
     }
     o.linked = true;
     o.reason = Reason::kLinked;
     o.detail = std::move(note);
     last_text_end = te;
     last_raw_text_end = m.raw_te;
-    last_orig_end = o.links.back().end;
+    last_orig_end = last_link_end;
   }
 
   // True when original bytes [b, e) hold a start or end tag named like the link element.
@@ -728,9 +748,11 @@ struct Rewriter::Impl {
         if (n.tb >= c.te) break;
         holds = n.te <= c.te && (n.tb > c.tb || n.te < c.te);
       }
+      // Sorted by start: only the requests just before with the same start can.
       for (std::size_t j = k; j-- > 0 && k - j <= 1024 && !holds;) {
         const Mapped& n = mapped[order[j]];
-        holds = n.tb == c.tb && n.te < c.te;
+        if (n.tb != c.tb) break;
+        holds = n.te < c.te;
       }
       if (holds) {
         Mapped& m = mapped[order[k]];
@@ -761,9 +783,17 @@ struct Rewriter::Impl {
       if (x.request.text) return x.request.text->begin;
       return 0;
     };
-    std::stable_sort(done.begin(), done.end(),
-                     [&](const Outcome& a, const Outcome& b) { return key(a) < key(b); });
-    for (Outcome& o : done) outcomes.push_back(std::move(o));
+    auto before = [&](const Outcome& a, const Outcome& b) { return key(a) < key(b); };
+    // Requests mostly come in document order already: then there is nothing to move.
+    if (!std::is_sorted(done.begin(), done.end(), before)) {
+      std::stable_sort(done.begin(), done.end(), before);
+    }
+    if (outcomes.empty()) {
+      outcomes = std::move(done);
+    } else {
+      outcomes.reserve(outcomes.size() + done.size());
+      for (Outcome& o : done) outcomes.push_back(std::move(o));
+    }
     Status s = splice(chunk.original, chunk.orig_begin, insertions, sink);
     v = nullptr;
     return s;

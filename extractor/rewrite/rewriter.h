@@ -43,6 +43,10 @@ struct RewriteOptions {
   // The longest link content (original bytes between a link's tags), and so the longest
   // citation; also the bound `unmark` uses.
   std::size_t max_link_bytes = 64 << 10;
+  // False: linked outcomes leave `text`, `href` and `links` empty (for a caller that only
+  // counts them, such as batch markup: three allocations less per citation). The output is
+  // the same.
+  bool outcome_details = true;
 };
 
 class Rewriter {
