@@ -9,6 +9,10 @@
 #include "text/html_tokenizer.h"
 #include "text/xml_reader.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lexlink::text {
 
 namespace {
@@ -643,7 +647,31 @@ bool is_binary(std::string_view head) {
   if (bom_length(head, &e) > 0 && is_utf16(e)) return false;
   if (detect_utf16_without_bom(head)) return false;
   std::size_t controls = 0;
-  for (char c : head) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: a NUL anywhere answers (the loop below would meet it too), and
+  // the C0 controls counted are those below 0x20 other than 0x09-0x0D, 0x1A and 0x1B.
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i c1f = _mm_set1_epi8(0x1F);
+  const __m128i c09 = _mm_set1_epi8(0x09);
+  const __m128i c04 = _mm_set1_epi8(0x04);
+  const __m128i c1a = _mm_set1_epi8(0x1A);
+  const __m128i c01 = _mm_set1_epi8(0x01);
+  for (; i + 16 <= head.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(head.data() + i));
+    const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v);  // v <= 0x1F
+    if (_mm_movemask_epi8(low) == 0) continue;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) != 0) return true;
+    const __m128i v9 = _mm_sub_epi8(v, c09);
+    const __m128i space = _mm_cmpeq_epi8(_mm_min_epu8(v9, c04), v9);  // 0x09..0x0D
+    const __m128i v1a = _mm_sub_epi8(v, c1a);
+    const __m128i eof_esc = _mm_cmpeq_epi8(_mm_min_epu8(v1a, c01), v1a);  // 0x1A, 0x1B
+    const auto ctrl = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(space, eof_esc), low)));
+    controls += static_cast<std::size_t>(__builtin_popcount(ctrl));
+  }
+#endif
+  for (char c : head.substr(i)) {
     const auto b = static_cast<unsigned char>(c);
     if (b == 0) return true;
     // C0 controls other than tab, line feed, vertical tab, form feed, carriage return, escape
