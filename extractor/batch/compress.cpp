@@ -216,7 +216,6 @@ OutputStream::OutputStream(int fd, Compression compression, std::string name)
 OutputStream::~OutputStream() = default;
 
 Status OutputStream::emit(std::string_view bytes) {
-  hasher_.update(bytes);
   written_ += bytes.size();
   buffer_.append(bytes);
   if (buffer_.size() < kOutBuffer) return Status::Ok();
@@ -224,6 +223,9 @@ Status OutputStream::emit(std::string_view bytes) {
 }
 
 Status OutputStream::flush() {
+  // Hashed here, a buffer at a time: the rewriter writes many small pieces (the text between
+  // two links, each tag), and XXH3's streaming update costs more per call than per byte.
+  if (!buffer_.empty()) hasher_.update(buffer_);
   std::size_t done = 0;
   while (done < buffer_.size()) {
     const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
