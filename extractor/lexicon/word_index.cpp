@@ -16,6 +16,12 @@ std::uint64_t WordIndex::long_hash(const char* p, std::size_t len, bool fold, co
 
 std::uint32_t WordIndex::find_long(const char* p, std::size_t len, bool fold,
                                    const char* end) const {
+  {
+    std::uint64_t first8 = end - p >= 8 ? load8(p) : load(p, 8);
+    if (fold) first8 |= kCase;
+    const std::size_t bit = long_filter_bit(len, first8);
+    if ((long_filter_[bit >> 6] >> (bit & 63) & 1) == 0) return kMissing;
+  }
   const std::uint64_t h = long_hash(p, len, fold, end);
   for (std::size_t i = home(h);; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
@@ -37,6 +43,7 @@ void WordIndex::build(const std::vector<std::string>& words) {
   slots_.assign(size, Slot{});
   mask_ = size - 1;
   long_keys_.clear();
+  for (auto& f : long_filter_) f = 0;
   for (std::size_t id = 0; id < words.size(); ++id) {
     const std::string& w = words[id];
     if (w.empty() || w.size() > 0xFFFF || find(w) != kMissing) continue;
@@ -48,6 +55,8 @@ void WordIndex::build(const std::vector<std::string>& words) {
       slot.key = load(w.data(), w.size());
       h = mix(w.size(), slot.key);
     } else {
+      const std::size_t bit = long_filter_bit(w.size(), load(w.data(), 8));
+      long_filter_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
       slot.offset = static_cast<std::uint32_t>(long_keys_.size());
       long_keys_ += w;
       h = long_hash(w.data(), w.size(), false, w.data() + w.size());

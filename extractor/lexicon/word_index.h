@@ -82,6 +82,12 @@ class WordIndex {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   std::string long_keys_;
+  // Words longer than 8 bytes are few in the index and many in a text: a filter on their length
+  // and first 8 bytes turns most away before their whole hash is computed.
+  std::uint64_t long_filter_[64] = {};
+  static std::size_t long_filter_bit(std::size_t len, std::uint64_t first8) {
+    return static_cast<std::size_t>(mix(len, first8) >> 52);  // 4096 bits
+  }
 };
 
 }  // namespace lexlink::lexicon
