@@ -74,8 +74,12 @@ class Candidates {
     const __m128i cr = _mm_set1_epi8('r');
     for (; i + 17 <= n; i += 16) {
       const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
       const __m128i f0 = _mm_or_si128(v0, bit);  // a letter folded to lower case
+      // Most blocks hold neither '<' nor 'f' (nor 0x1C, which folds to '<'): skip them.
+      if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(f0, lt), _mm_cmpeq_epi8(f0, cf))) == 0) {
+        continue;
+      }
+      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
       const __m128i f1 = _mm_or_si128(v1, bit);
       const __m128i tag =
           _mm_and_si128(_mm_cmpeq_epi8(v0, lt),

@@ -2,6 +2,10 @@
 
 #include <array>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "common/utf8.h"
 #include "urn/profiles.h"
 #include "urn/urn.h"
@@ -150,15 +154,38 @@ struct PlainBytes {
 };
 const PlainBytes kPlainBytes;
 
+// The end of the run of plain bytes (kPlainBytes) of value[i, ...), sixteen bytes at a time.
+std::size_t plain_run_end(std::string_view value, std::size_t i, bool xml) {
+  const bool* plain = kPlainBytes.plain[xml ? 1 : 0];
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i amp = _mm_set1_epi8('&');
+  const __m128i quot = _mm_set1_epi8('"');
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i gt = _mm_set1_epi8('>');
+  const __m128i apos = _mm_set1_epi8(xml ? '\'' : '&');  // HTML: '&' again (no effect)
+  for (; i + 16 <= value.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(value.data() + i));
+    // Signed: bytes 0x80-0xFF are negative, so below 0x20 too.
+    const __m128i bad =
+        _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, amp)),
+                     _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, lt)),
+                                  _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, apos))));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(bad));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < value.size() && plain[static_cast<unsigned char>(value[i])]) ++i;
+  return i;
+}
+
 }  // namespace
 
 bool append_attribute_value(std::string& out, std::string_view value, bool xml, bool ascii_only) {
   const std::size_t mark = out.size();
-  const bool* plain = kPlainBytes.plain[xml ? 1 : 0];
   for (std::size_t i = 0; i < value.size();) {
     // A run of bytes written as they are (a URN is one such run): one append.
-    std::size_t j = i;
-    while (j < value.size() && plain[static_cast<unsigned char>(value[j])]) ++j;
+    const std::size_t j = plain_run_end(value, i, xml);
     if (j > i) {
       out.append(value.data() + i, j - i);
       i = j;
@@ -254,7 +281,16 @@ std::string_view LinkMarkup::local_name() const {
 }
 
 Result<std::string> LinkMarkup::href(const Request& request, std::string& note) const {
-  if (!request.href.empty()) return request.href;
+  std::string out;
+  if (Status s = href_into(request, out, note); !s) return s.error();
+  return out;
+}
+
+Status LinkMarkup::href_into(const Request& request, std::string& out, std::string& note) const {
+  if (!request.href.empty()) {
+    out.assign(request.href);
+    return Status::Ok();
+  }
   const std::string& name = request.urn;
   if (options_.href == HrefMode::kResolver) {
     if (options_.resolvers == nullptr) {
@@ -265,21 +301,30 @@ Result<std::string> LinkMarkup::href(const Request& request, std::string& note) 
     auto parsed = urn::parse(name, po);
     if (!parsed) return urn::to_error(parsed.error());
     auto url = options_.resolvers->resolve(*parsed, urn::ResolveOptions{options_.partition_sep});
-    if (url) return std::move(*url);
+    if (url) {
+      out = std::move(*url);
+      return Status::Ok();
+    }
     note = "no resolver rule (" + url.error().message + "): the href is the URN";
   }
-  std::string out = name;
+  out.assign(name);
   if (options_.partition_sep == '#') {
     const std::size_t tilde = out.find('~');
     if (tilde != std::string::npos) out[tilde] = '#';
   }
-  return out;
+  return Status::Ok();
 }
 
 Result<std::string> LinkMarkup::open(std::string_view href, std::string_view urn) const {
-  const ProfileInfo& p = info(profile_);
   std::string tag;
   tag.reserve(href.size() + urn.size() + 64);
+  if (Status s = open_into(tag, href, urn); !s) return s.error();
+  return tag;
+}
+
+Status LinkMarkup::open_into(std::string& tag, std::string_view href, std::string_view urn) const {
+  const ProfileInfo& p = info(profile_);
+  tag.clear();
   if (profile_ == Profile::kHtml) {
     tag += kHtmlMarkerPrefix;
     tag += " href=\"";
@@ -316,8 +361,11 @@ Result<std::string> LinkMarkup::open(std::string_view href, std::string_view urn
     tag += '"';
   }
   tag += '>';
-  if (ascii_only_) return encode_ascii(tag, encoding_);
-  return tag;
+  if (ascii_only_ &&
+      (encoding_ == text::Encoding::kUtf16Le || encoding_ == text::Encoding::kUtf16Be)) {
+    tag = encode_ascii(tag, encoding_);
+  }
+  return Status::Ok();
 }
 
 }  // namespace lexlink::rewrite

@@ -91,10 +91,14 @@ class LinkMarkup {
 
   // The href of a request (before escaping). Fills `note` when it fell back to the URN.
   Result<std::string> href(const Request& request, std::string& note) const;
+  // The same, written into `out` (its content replaced): no allocation once `out` has grown.
+  Status href_into(const Request& request, std::string& out, std::string& note) const;
 
   // The opening markup (marker included), encoded for the document. Errors: kUnrepresentable
   // values (reported as Reason::kUnrepresentable).
   Result<std::string> open(std::string_view href, std::string_view urn) const;
+  // The same, written into `out` (its content replaced).
+  Status open_into(std::string& out, std::string_view href, std::string_view urn) const;
   // The closing tag, encoded.
   const std::string& close() const { return close_; }
 

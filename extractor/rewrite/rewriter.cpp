@@ -147,6 +147,8 @@ struct Rewriter::Impl {
   std::vector<std::string_view> scratch_stack;
   std::vector<std::string_view> scratch_unmatched;
   std::vector<Span> scratch_runs;
+  std::string href_buf;  // the href and the opening markup of the citation being planned
+  std::string open_buf;
 
   Impl(RewriteOptions o, Sink& s) : options(std::move(o)), sink(s) {}
 
@@ -546,15 +548,19 @@ struct Rewriter::Impl {
       return no(Reason::kInvalidUrn, "'" + o.request.urn + "' is not a valid URN:LEX name");
     }
     std::string note;
-    auto href = markup->href(o.request, note);
-    if (!href) return no(Reason::kInvalidUrn, href.error().message);
-    if (href->size() > options.link.max_href_bytes) {
+    std::string& href = href_buf;
+    if (Status s = markup->href_into(o.request, href, note); !s) {
+      return no(Reason::kInvalidUrn, s.error().message);
+    }
+    if (href.size() > options.link.max_href_bytes) {
       return no(Reason::kTooLong, "its href is longer than " +
                                       std::to_string(options.link.max_href_bytes) + " bytes");
     }
-    auto open_tag = markup->open(*href, o.request.urn);
-    if (!open_tag) return no(Reason::kUnrepresentable, open_tag.error().message);
-    if (details) o.href = std::move(*href);
+    const std::string& open_tag = open_buf;
+    if (Status s = markup->open_into(open_buf, href, o.request.urn); !s) {
+      return no(Reason::kUnrepresentable, s.error().message);
+    }
+    if (details) o.href = href;
 
     // Markup inside the range.
     const auto& tags = v->tags;
@@ -621,7 +627,7 @@ struct Rewriter::Impl {
     };
     if (whole && misaligned(wb, we)) whole = false;
     if (whole) {
-      insertions.add(wb, *open_tag);
+      insertions.add(wb, open_tag);
       insertions.add(we, markup->close());
       if (details) o.links.push_back(Span{wb, we});
       last_link_end = we;
@@ -653,7 +659,7 @@ struct Rewriter::Impl {
       }
       if (runs.empty()) return no(Reason::kNoText, "it holds only white space");
       for (const Span& r : runs) {
-        insertions.add(r.begin, *open_tag);
+        insertions.add(r.begin, open_tag);
         insertions.add(r.end, markup->close());
       }
       if (details) o.links.assign(runs.begin(), runs.end());

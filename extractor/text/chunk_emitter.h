@@ -93,6 +93,9 @@ class ChunkEmitter {
     return mid >= first_threshold_ && offer_cut_slow(level, mid);
   }
   bool cut_requested() const { return cut_requested_; }
+  // True when white space given to text() now would be dropped (it directly follows a block
+  // boundary in a markup format).
+  bool drops_space() const { return after_break_ && drop_space_after_break_; }
   std::uint64_t chunk_mid_begin() const { return chunk_mid_; }
 
   void set_document(Format format, Encoding encoding, bool bom, std::string xml_profile);

@@ -125,8 +125,10 @@ class ElementTable {
     }
   }
   // The index of `name` in kElements, or -1.
-  int find(std::string_view name) const {
-    for (std::size_t s = hash_name(name) & (kSlots - 1);; s = (s + 1) & (kSlots - 1)) {
+  int find(std::string_view name) const { return find_hashed(name, hash_name(name)); }
+  // The same, `hash` being hash_name(name).
+  int find_hashed(std::string_view name, std::uint32_t hash) const {
+    for (std::size_t s = hash & (kSlots - 1);; s = (s + 1) & (kSlots - 1)) {
       const int i = slots_[s];
       if (i < 0) return -1;
       const std::string_view k = kElements[i].name;
@@ -261,6 +263,13 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
     }
     bool non_ascii = false;
     const std::size_t q = find_markup(s, pos, n, non_ascii);
+    if (q > pos && e.drops_space() && base + q < e.first_threshold()) {
+      // White space between blocks (the line end after </p>): not text, and no cut can fall
+      // in it below the first threshold, so emit_text_run would do nothing with it.
+      std::size_t k = pos;
+      while (k < q && is_ws(s[k])) ++k;
+      if (k == q) pos = q;
+    }
     if (q > pos) {
       std::size_t end = q;
       if (q == n && !eof && non_ascii) end = complete_utf8_prefix(s, n);
@@ -368,12 +377,16 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
   const bool is_end = s[pos + 1] == '/';
   std::size_t i = pos + (is_end ? 2 : 1);
   const std::size_t name_begin = i;
-  // The name, lower-cased as it is scanned (into name_buf_, or name_big_ when longer).
+  // The name, lower-cased as it is scanned (into name_buf_, or name_big_ when longer), and
+  // its hash_name() for the element table.
   std::size_t len = 0;
+  std::uint32_t hash = 2166136261u;
   while (i < n) {
     const char ch = s[i];
     if ((cls(ch) & (kWs | kSlash | kGt)) != 0) break;
-    if (len < sizeof(name_buf_)) name_buf_[len] = lower(ch);
+    const char lc = lower(ch);
+    if (len < sizeof(name_buf_)) name_buf_[len] = lc;
+    hash = (hash ^ static_cast<unsigned char>(lc)) * 16777619u;
     ++len;
     ++i;
   }
@@ -384,6 +397,7 @@ std::size_t HtmlTokenizer::tag(std::string_view s, std::size_t pos, std::uint64_
     for (char& ch : name_big_) ch = lower(ch);
     name_ = name_big_;
   }
+  element_ = elements().find_hashed(name_, hash);
 
   StartTag t;
   t.begin = base + pos;
@@ -492,7 +506,7 @@ std::uint32_t HtmlTokenizer::name_index(int element, ChunkEmitter& e) {
 }
 
 void HtmlTokenizer::start_element(const StartTag& t, ChunkEmitter& e) {
-  const int element = elements().find(name_);
+  const int element = element_;
   const std::uint8_t flags = element < 0 ? 0 : kElements[element].flags;
   const bool is_void = (flags & kVoid) != 0;
   const bool block = (flags & kBlock) != 0;
@@ -523,7 +537,7 @@ void HtmlTokenizer::start_element(const StartTag& t, ChunkEmitter& e) {
 }
 
 void HtmlTokenizer::end_element(std::uint64_t begin, std::uint64_t end, ChunkEmitter& e) {
-  const int element = elements().find(name_);
+  const int element = element_;
   const std::uint8_t flags = element < 0 ? 0 : kElements[element].flags;
   const bool block = (flags & kBlock) != 0;
   if (!zone_name_.empty() && name_ == zone_name_) {
@@ -631,6 +645,7 @@ std::size_t HtmlTokenizer::continue_markup(std::string_view s, std::size_t pos, 
         // The element takes effect now that its start tag is complete.
         mode_ = Mode::kData;
         name_ = long_name_;
+        element_ = elements().find(name_);
         if (markup_begin_ == long_tag_.begin) {
           long_tag_.end = base + end;
           if (long_tag_is_end_) {

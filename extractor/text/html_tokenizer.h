@@ -96,6 +96,7 @@ class HtmlTokenizer {
   StartTag long_tag_;  // the start tag read in pieces
   bool long_tag_is_end_ = false;
   std::string_view name_;  // the current tag name, lower-cased (in name_buf_ or name_big_)
+  int element_ = -1;       // its index in the known elements, or -1
   char name_buf_[64] = {};
   std::string name_big_;
   std::string long_name_;

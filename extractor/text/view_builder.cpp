@@ -668,7 +668,7 @@ bool is_binary(std::string_view head) {
     const __m128i eof_esc = _mm_cmpeq_epi8(_mm_min_epu8(v1a, c01), v1a);  // 0x1A, 0x1B
     const auto ctrl = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(space, eof_esc), low)));
-    controls += static_cast<std::size_t>(__builtin_popcount(ctrl));
+    if (ctrl != 0) controls += static_cast<std::size_t>(__builtin_popcount(ctrl));
   }
 #endif
   for (char c : head.substr(i)) {
