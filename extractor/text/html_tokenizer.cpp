@@ -289,6 +289,11 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
       }
       continue;
     }
+    if (const std::size_t end = simple_tag(s, pos, base, e); end != 0) {
+      pos = end;
+      if (e.cut_requested()) return pos;
+      continue;
+    }
     const std::size_t next = markup(s, pos, base, eof, e);
     if (next == pos) return pos;  // needs more input
     pos = next;
@@ -298,9 +303,45 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
   return pos;
 }
 
+std::size_t HtmlTokenizer::simple_tag(std::string_view s, std::size_t pos, std::uint64_t base,
+                                      ChunkEmitter& e) {
+  const std::size_t n = s.size();
+  std::size_t i = pos + 1;
+  const bool is_end = i < n && s[i] == '/';
+  if (is_end) ++i;
+  if (i >= n || !is_alpha(s[i])) return 0;
+  const std::size_t begin = i;
+  std::uint32_t hash = 2166136261u;
+  while (i < n && i - begin < sizeof(name_buf_)) {
+    const char ch = s[i];
+    if (!is_alpha(ch) && !(ch >= '0' && ch <= '9')) break;
+    const char lc = lower(ch);
+    name_buf_[i - begin] = lc;
+    hash = (hash ^ static_cast<unsigned char>(lc)) * 16777619u;
+    ++i;
+  }
+  if (i >= n || s[i] != '>') return 0;  // attributes, an odd name, or the end of the input
+  name_ = std::string_view(name_buf_, i - begin);
+  element_ = elements().find_hashed(name_, hash);
+  if (is_end) {
+    end_element(base + pos, base + i + 1, e);
+  } else {
+    StartTag t;
+    t.begin = base + pos;
+    t.end = base + i + 1;
+    t.marked = base + pos == lexlink_pi_end_;
+    start_element(t, e);
+  }
+  return i + 1;
+}
+
 std::size_t HtmlTokenizer::markup(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,
                                   ChunkEmitter& e) {
   const std::size_t n = s.size();
+  // Most markup is a start or end tag whose name follows at once: straight to tag().
+  if (pos + 2 < n && (is_alpha(s[pos + 1]) || (s[pos + 1] == '/' && is_alpha(s[pos + 2])))) {
+    return tag(s, pos, base, eof, e);
+  }
   if (pos + 1 >= n) {
     if (!eof) return pos;
     e.valid_text(base + pos, "<");

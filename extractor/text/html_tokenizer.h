@@ -68,6 +68,9 @@ class HtmlTokenizer {
     bool extra_link_attribute = false;
   };
 
+  // A start or end tag without attributes whose name is letters and digits (<p>, </b>, <h1>),
+  // at s[pos] == '<': handled as tag() would, returning where it ends; 0 for anything else.
+  std::size_t simple_tag(std::string_view s, std::size_t pos, std::uint64_t base, ChunkEmitter& e);
   std::size_t markup(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,
                      ChunkEmitter& e);
   std::size_t tag(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,

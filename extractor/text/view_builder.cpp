@@ -298,6 +298,13 @@ void ViewBuilder::Impl::detect(bool eof) {
     } else {
       encoding = guess_single_byte(probe.substr(0, 1024 * 1024));
     }
+  } else if (encoding == Encoding::kUtf8 && format != Format::kXml) {
+    // Declared UTF-8 (a BOM, <meta charset>, the caller): one check of the head here, so its
+    // text runs are not each validated again (up to the first invalid byte, if any).
+    const std::string_view probe = head.substr(bom_len);
+    const std::size_t end = eof ? probe.size() : complete_utf8_prefix(probe, probe.size());
+    const std::size_t bad = utf8::find_invalid(probe.substr(0, end));
+    valid_until = bom_len + (bad == std::string_view::npos ? end : bad);
   }
 
   map = RunMap(encoding == Encoding::kUtf8);
