@@ -16,11 +16,6 @@
 namespace lexlink::scan {
 namespace {
 
-// White space the tokenizer skips (see lexicon/tokenizer.h), as a class.
-constexpr const char* kSpaceClass =
-    "[\\x{9}-\\x{d} \\x{85}\\x{a0}\\x{ad}\\x{1680}\\x{2000}-\\x{200d}\\x{2028}\\x{2029}"
-    "\\x{202f}\\x{205f}\\x{2060}\\x{3000}\\x{feff}]";
-
 void append_cp(std::string& out, char32_t cp) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "\\x{%x}", static_cast<unsigned>(cp));
