@@ -605,7 +605,9 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
     while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
     if (pool.empty()) break;
-    FileResult r = pool.pop();
+    // Woken once for several files, not for every one: when jobs + 2 results are ready, each
+    // worker still has a file (the window is 2 * jobs + 2).
+    FileResult r = pool.pop(options.jobs + 2);
     const batch::Input& in = inputs[done++];
     const bool failed = r.kind == FileResult::Kind::kError;
     const bool skipped = r.kind == FileResult::Kind::kSkipped;

@@ -213,3 +213,20 @@ TEST_CASE("the ordered pool returns results in submission order with bounded wor
   CHECK(expect == n);
   CHECK(most.load() <= 4);
 }
+
+TEST_CASE("the ordered pool's batched pop keeps the order and ends with the last results",
+          "[batch]") {
+  for (std::size_t jobs : {1, 2, 3}) {
+    OrderedPool<int, int> pool(jobs, 2 * jobs + 2, [&](int& x, std::size_t) {
+      std::this_thread::sleep_for(std::chrono::microseconds((x * 7919) % 300));
+      return x + 1;
+    });
+    int next = 0, expect = 0;
+    const int n = 301;  // not a multiple of the batch: the last pops wait for fewer
+    while (next < n || !pool.empty()) {
+      while (next < n && !pool.full()) pool.submit(next++);
+      CHECK(pool.pop(jobs + 2) == ++expect);
+    }
+    CHECK(expect == n);
+  }
+}
