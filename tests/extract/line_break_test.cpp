@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -14,22 +13,13 @@
 #include <vector>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
 #include "text/view_builder.h"
 
 using namespace lexlink;
 
 namespace {
-
-std::shared_ptr<const extract::Extractor> load(const std::string& grammar) {
-  extract::ExtractorOptions o;
-  o.data_dir = LEXLINK_SOURCE_DIR;
-  o.grammars = {grammar};
-  o.cache_dir = "-";
-  auto x = extract::Extractor::load(o);
-  if (!x) FAIL(x.error().to_string());
-  return std::move(*x);
-}
 
 std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -80,23 +70,21 @@ TEST_CASE("line breaks end citations only where lines are elements", "[extract]"
   const auto table = test::load_table("tests/data/extract/line-breaks.tsv",
                                       {"case", "grammar", "file", "expected"});
   REQUIRE(table.rows().size() >= 2);
-  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded;
   for (const auto& row : table.rows()) {
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
-    if (loaded.count(grammar) == 0) loaded[grammar] = load(grammar);
     const std::string text =
         read_file(std::filesystem::path(LEXLINK_SOURCE_DIR) / "tests" / "data" / "extract" /
                   "line-breaks" / std::string(row.fields[2]));
     REQUIRE(!text.empty());
     const std::string file(row.fields[2]);
     const bool html = file.size() > 5 && file.compare(file.size() - 5, 5, ".html") == 0;
-    CHECK(names(*loaded[grammar], text, html) == std::string(row.fields[3]));
+    CHECK(names(test::extractor_for(grammar), text, html) == std::string(row.fields[3]));
   }
 }
 
 TEST_CASE("a hard-wrapped document gives the names it gives unwrapped", "[extract]") {
-  const auto x = load("it");
+  const extract::Extractor& x = test::extractor_for("it");
   auto split = [](const std::string& joined) {
     std::multiset<std::string> out;
     for (std::size_t at = 0; at < joined.size();) {
@@ -113,8 +101,8 @@ TEST_CASE("a hard-wrapped document gives the names it gives unwrapped", "[extrac
                                            "it-normattiva-gazzetta-civica" / "text")) {
     const std::string text = read_file(e.path());
     INFO(e.path().filename().string());
-    const auto whole = split(names(*x, text));
-    const auto wrapped = split(names(*x, hard_wrap(text, 78)));
+    const auto whole = split(names(x, text));
+    const auto wrapped = split(names(x, hard_wrap(text, 78)));
     // Every name read unwrapped is read wrapped (wrapped, the document's title is longer than its
     // first line, and only that line is the unlinked title: a wrapped title may give more).
     for (const std::string& n : whole) {

@@ -1,12 +1,11 @@
 // Lists longer than a reading window (tests/data/extract/long-lists.tsv): every item is cited,
 // in order, up to the bound on one chain; beyond it the act alone.
 #include <catch2/catch.hpp>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
 #include "text/view_builder.h"
 
@@ -17,19 +16,9 @@ TEST_CASE("a list longer than the reading window is read whole", "[extract]") {
       test::load_table("tests/data/extract/long-lists.tsv",
                        {"case", "grammar", "before", "items", "and", "after", "first", "last"});
   REQUIRE(table.rows().size() >= 4);
-  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded;
   for (const auto& row : table.rows()) {
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
-    if (loaded.count(grammar) == 0) {
-      extract::ExtractorOptions o;
-      o.data_dir = LEXLINK_SOURCE_DIR;
-      o.grammars = {grammar};
-      o.cache_dir = "-";
-      auto x = extract::Extractor::load(o);
-      REQUIRE(x);
-      loaded[grammar] = std::move(*x);
-    }
     const std::size_t n = std::stoul(std::string(row.fields[3]));
     std::string text(row.fields[2]);
     for (std::size_t i = 1; i < n; ++i) text += std::to_string(i) + (i + 1 < n ? ", " : "");
@@ -38,9 +27,10 @@ TEST_CASE("a list longer than the reading window is read whole", "[extract]") {
     vo.format = text::ViewOptions::FormatChoice::kText;
     auto view = text::make_view(text, vo);
     REQUIRE(view);
-    auto session = loaded[grammar]->start();
+    const extract::Extractor& x = test::extractor_for(grammar);
+    auto session = x.start();
     std::vector<extract::Citation> got;
-    REQUIRE(loaded[grammar]->extract(*view, *session, got));
+    REQUIRE(x.extract(*view, *session, got));
     REQUIRE(!got.empty());
     CHECK(got.front().urn == std::string(row.fields[6]));
     CHECK(got.back().urn == std::string(row.fields[7]));

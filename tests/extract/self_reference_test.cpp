@@ -2,12 +2,12 @@
 // act of the document's type; without --self, the document's heading names it, a complete name
 // on a heading line winning over a partial one before it (tests/data/extract/self-references.tsv).
 #include <catch2/catch.hpp>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
 #include "text/view_builder.h"
 
@@ -17,20 +17,10 @@ TEST_CASE("references to the document itself need the document's own type", "[ex
   const auto table = test::load_table("tests/data/extract/self-references.tsv",
                                       {"case", "grammar", "self", "text", "expected"});
   REQUIRE(table.rows().size() >= 5);
-  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded;
   for (const auto& row : table.rows()) {
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
-    if (loaded.count(grammar) == 0) {
-      extract::ExtractorOptions o;
-      o.data_dir = LEXLINK_SOURCE_DIR;
-      o.grammars = {grammar};
-      o.cache_dir = "-";
-      auto x = extract::Extractor::load(o);
-      if (!x) FAIL(x.error().to_string());
-      loaded[grammar] = std::move(*x);
-    }
-    const extract::Extractor& x = *loaded[grammar];
+    const extract::Extractor& x = test::extractor_for(grammar);
     text::ViewOptions vo;
     vo.format = text::ViewOptions::FormatChoice::kText;
     const std::string text = test::unescape(row.fields[3]);
