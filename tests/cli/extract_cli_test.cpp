@@ -1,10 +1,12 @@
 // `lexlink extract` and `lexlink eval` end to end: the JSON Lines contract, the fast (Hyperscan)
 // and reference (RE2) paths giving the same bytes on every bundled document, the scores on the
-// bundled corpora as a regression guard, and hostile inputs (binary, huge lines, endless lists).
+// bundled corpora as a regression guard, no punctuation at either end of a citation's text, and
+// hostile inputs (binary, huge lines, endless lists).
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "support/test_support.h"
 
@@ -76,6 +78,15 @@ TEST_CASE("the Hyperscan and RE2 paths give the same bytes on every bundled docu
       REQUIRE(slow.exit_code == 0);
       CHECK(!fast.out.empty());
       CHECK(fast.out == slow.out);
+      // A citation's text is the words cited, never the punctuation around them (a link on
+      // "Constitution of the Republic of South Africa, 1996," would take the comma with it).
+      for (const json& c : json_lines(fast.out)) {
+        const std::string text = c["text"];
+        INFO(text);
+        REQUIRE(!text.empty());
+        CHECK(std::string_view(",;:(").find(text.back()) == std::string_view::npos);
+        CHECK(std::string_view(",;:)").find(text.front()) == std::string_view::npos);
+      }
       ++documents;
     }
   }
@@ -119,7 +130,11 @@ TEST_CASE("the bundled corpora score at least what they scored when recorded", "
     bool code_agreement = false;  // fr: eval --measure code --linked-only
   } kFloors[] = {{"it-normattiva-gazzetta-civica", 0.955, 0.94},
                  {"br-lexml-eta", 0.945, 0.91},
-                 {"uk-clml", 0.88, 0.82},
+                 // uk: since lexicons/uk/publisher-ids.tsv gives each document its own name,
+                 // references to the document itself are read ("section 22 of this Act",
+                 // "Schedule 8 to this Order"), which legislation.gov.uk links only in its
+                 // editorial notes: recall 0.964 -> 0.986, precision 0.812 -> 0.733.
+                 {"uk-clml", 0.835, 0.80},
                  {"za-laws-africa-bylaws", 0.95, 0.82},
                  // us: the publisher leaves derivation tables and multi-section lists unlinked
                  // (the note "[amending sections 254o, ..., 1395ww, ... of Title 42]", read whole

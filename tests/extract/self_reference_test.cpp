@@ -30,9 +30,14 @@ TEST_CASE("references to the document itself need the document's own type", "[ex
     auto session = x.start(self == "-" ? std::string() : self);
     std::vector<extract::Citation> got;
     REQUIRE(x.extract(*view, *session, got));
-    std::string urns;
-    for (const auto& c : got) urns += (urns.empty() ? "" : " ; ") + c.urn;
+    // An expected name written "URN@TEXT" also checks the text the citation covers.
     const std::string expected(row.fields[4]);
+    const auto want = test::split(expected, " ; ");
+    std::string urns;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const bool with_text = i < want.size() && want[i].find('@') != std::string::npos;
+      urns += (urns.empty() ? "" : " ; ") + got[i].urn + (with_text ? "@" + got[i].text : "");
+    }
     CHECK(urns == (expected == "-" ? std::string() : expected));
   }
 }
