@@ -262,7 +262,7 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
       if (!session) {  // the document's own name: --self, else its metadata (document_name.h)
         session = x.start(!self.empty() || chunk->format == text::Format::kText
                               ? self
-                              : extract::document_urn(chunk->original));
+                              : x.document_name(chunk->original));
       }
       out.clear();
       if (Status s = x.extract(*chunk, *session, out); !s) return s;

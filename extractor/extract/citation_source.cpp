@@ -2,8 +2,6 @@
 
 #include <utility>
 
-#include "extract/document_name.h"
-
 namespace lexlink::extract {
 
 ExtractorSource::ExtractorSource(std::shared_ptr<const Extractor> extractor,
@@ -12,7 +10,8 @@ ExtractorSource::ExtractorSource(std::shared_ptr<const Extractor> extractor,
 
 Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::Request>& out) {
   if (!session_) {  // the first chunk: the document's own name from its metadata, if not given
-    if (self_.empty() && chunk.format != text::Format::kText) self_ = document_urn(chunk.original);
+    if (self_.empty() && chunk.format != text::Format::kText)
+      self_ = extractor_->document_name(chunk.original);
     session_ = extractor_->start(self_);
   }
   citations_.clear();

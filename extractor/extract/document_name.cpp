@@ -10,6 +10,9 @@
 #include <emmintrin.h>
 #endif
 
+#include <re2/re2.h>
+
+#include "common/tsv.h"
 #include "urn/urn.h"
 
 namespace lexlink::extract {
@@ -55,9 +58,10 @@ bool starts_here(std::string_view s, std::size_t at, std::string_view needle) {
   return true;
 }
 
-// Where the names searched in the head can start: a '<' followed by i, u or m (<Identificacao,
-// <urn, <meta), or "fr" (FRBRthis, FRBRuri, FRBRalias), in any case. One pass over the head,
-// sixteen positions at a time, instead of one memchr walk per name stopping at every tag.
+// Where the names searched in the head can start: a '<' followed by i, u, m or d (<Identificacao,
+// <urn, <meta, <dc:identifier, <dcterms:identifier), or "fr" (FRBRthis, FRBRuri, FRBRalias), in any
+// case. One pass over the head, sixteen positions at a time, instead of one memchr walk per name
+// stopping at every tag.
 class Candidates {
  public:
   explicit Candidates(std::string_view s) : s_(s), at_(positions()) {
@@ -70,6 +74,7 @@ class Candidates {
     const __m128i ci = _mm_set1_epi8('i');
     const __m128i cu = _mm_set1_epi8('u');
     const __m128i cm = _mm_set1_epi8('m');
+    const __m128i cd = _mm_set1_epi8('d');
     const __m128i cf = _mm_set1_epi8('f');
     const __m128i cr = _mm_set1_epi8('r');
     for (; i + 17 <= n; i += 16) {
@@ -84,7 +89,7 @@ class Candidates {
       const __m128i tag =
           _mm_and_si128(_mm_cmpeq_epi8(v0, lt),
                         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(f1, ci), _mm_cmpeq_epi8(f1, cu)),
-                                     _mm_cmpeq_epi8(f1, cm)));
+                                     _mm_or_si128(_mm_cmpeq_epi8(f1, cm), _mm_cmpeq_epi8(f1, cd))));
       const __m128i fr = _mm_and_si128(_mm_cmpeq_epi8(f0, cf), _mm_cmpeq_epi8(f1, cr));
       auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(tag, fr)));
       while (mask != 0) {
@@ -97,7 +102,7 @@ class Candidates {
     for (; i + 1 < n; ++i) {
       const char a = lower(s[i]);
       const char b = lower(s[i + 1]);
-      if ((a == '<' && (b == 'i' || b == 'u' || b == 'm')) || (a == 'f' && b == 'r')) {
+      if ((a == '<' && (b == 'i' || b == 'u' || b == 'm' || b == 'd')) || (a == 'f' && b == 'r')) {
         at_.push_back(static_cast<std::uint32_t>(i));
       }
     }
@@ -157,7 +162,7 @@ std::string valid_work(std::string_view candidate) {
 
 }  // namespace
 
-std::string document_urn(std::string_view head) {
+std::string document_urn(std::string_view head, const DocumentIds* ids) {
   head = head.substr(0, kDocumentNameBytes);
   const Candidates names(head);
   // LexML.
@@ -204,6 +209,83 @@ std::string document_urn(std::string_view head) {
     for (char& c : name) c = lower(c);
     if (name != "urn" && name != "dc.identifier" && name != "dcterms.identifier") continue;
     if (std::string n = valid_work(attribute(head, at, "content")); !n.empty()) return n;
+  }
+  if (ids == nullptr || ids->empty()) return {};
+  // A publisher's identifier the loaded jurisdictions map: the first in the document wins.
+  std::size_t first_id = std::string_view::npos;
+  auto consider = [&](std::size_t at, std::string_view id) {
+    if (at >= first_id) return;
+    while (!id.empty() &&
+           (id.front() == ' ' || id.front() == '\n' || id.front() == '\r' || id.front() == '\t')) {
+      id.remove_prefix(1);
+    }
+    while (!id.empty() &&
+           (id.back() == ' ' || id.back() == '\n' || id.back() == '\r' || id.back() == '\t')) {
+      id.remove_suffix(1);
+    }
+    if (id.empty()) return;
+    if (std::string n = ids->name_of(id); !n.empty()) {
+      first_id = at;
+      found = std::move(n);
+    }
+  };
+  for (std::string_view element :
+       {std::string_view("<dc:identifier"), std::string_view("<dcterms:identifier")}) {
+    for (std::size_t at = names.find(element); at != std::string_view::npos && at < first_id;
+         at = names.find(element, at + 1)) {
+      const std::size_t gt = head.find('>', at);
+      if (gt == std::string_view::npos) break;
+      const char after = head[at + element.size()];
+      if (after != '>' && after != ' ' && after != '\t' && after != '\n' && after != '\r') {
+        continue;
+      }
+      const std::size_t lt = head.find('<', gt);
+      if (lt == std::string_view::npos) break;
+      consider(at, head.substr(gt + 1, lt - gt - 1));
+    }
+  }
+  for (std::string_view element : {std::string_view("frbrthis"), std::string_view("frbruri")}) {
+    for (std::size_t at = names.find(element); at != std::string_view::npos && at < first_id;
+         at = names.find(element, at + 1)) {
+      if (at > 0 && head[at - 1] != '<' && head[at - 1] != ':') continue;
+      consider(at, attribute(head, at, "value"));
+    }
+  }
+  for (std::size_t at = names.find("<meta"); at != std::string_view::npos && at < first_id;
+       at = names.find("<meta", at + 1)) {
+    std::string name(attribute(head, at, "name"));
+    for (char& c : name) c = lower(c);
+    if (name != "dc.identifier" && name != "dcterms.identifier") continue;
+    consider(at, attribute(head, at, "content"));
+  }
+  return found;
+}
+
+DocumentIds::DocumentIds() = default;
+DocumentIds::~DocumentIds() = default;
+DocumentIds::DocumentIds(DocumentIds&&) noexcept = default;
+DocumentIds& DocumentIds::operator=(DocumentIds&&) noexcept = default;
+
+Status DocumentIds::load(const std::string& path) {
+  auto tsv = TsvFile::load(path, {"pattern", "urn"});
+  if (!tsv) return tsv.error();
+  for (const TsvRow& row : tsv->rows()) {
+    auto re = std::make_unique<re2::RE2>(std::string(row.fields[0]), re2::RE2::Quiet);
+    if (!re->ok()) return tsv->error_at(row, 0, 0, "bad pattern: " + re->error());
+    std::string why;
+    if (!re->CheckRewriteString(std::string(row.fields[1]), &why)) {
+      return tsv->error_at(row, 1, 0, "bad template: " + why);
+    }
+    patterns_.push_back(std::move(re));
+    urns_.emplace_back(row.fields[1]);
+  }
+  return Status::Ok();
+}
+
+std::string DocumentIds::name_of(std::string_view id) const {
+  std::string out;
+  for (std::size_t i = 0; i < patterns_.size(); ++i) {
+    if (re2::RE2::Extract(id, *patterns_[i], urns_[i], &out)) return valid_work(out);
   }
   return {};
 }

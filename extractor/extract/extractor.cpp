@@ -379,6 +379,13 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
   for (const std::string& name : names) {
     auto g = grammar::Grammar::load(options.data_dir, name);
     if (!g) return g.error();
+    {  // the publishers' identifiers of documents this jurisdiction maps (document_name.h)
+      const std::string ids = options.data_dir + "/lexicons/" + name + "/document-ids.tsv";
+      std::error_code ec;
+      if (std::filesystem::exists(ids, ec)) {
+        if (Status s = x->document_ids_.load(ids); !s) return s.error();
+      }
+    }
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
     engine->chain = std::make_unique<ChainSetup>(engine->g);

@@ -13,9 +13,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
+#include "extract/document_name.h"
 #include "scan/trigger_scanner.h"
 #include "text/text_view.h"
 
@@ -71,6 +73,12 @@ class Extractor {
   // A document's session. `self_urn` names the document itself (for "del presente decreto").
   std::unique_ptr<Session> start(const std::string& self_urn = {}) const;
 
+  // The document's own name from the metadata in its first bytes (document_name.h), publishers'
+  // identifiers mapped with the loaded grammars' lexicons/<jur>/document-ids.tsv; "" if none.
+  std::string document_name(std::string_view head) const {
+    return document_urn(head, &document_ids_);
+  }
+
   // Appends the citations of `chunk` (chunks of one document, in order) to `out`.
   Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out) const;
 
@@ -103,6 +111,7 @@ class Extractor {
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
                     std::vector<Citation>& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;
+  DocumentIds document_ids_;
 };
 
 class Extractor::Session {

@@ -251,3 +251,38 @@ TEST_CASE("jurisdiction auto reads each document with the grammar its text calls
   CHECK(lines[2]["urn"] == "urn:lex:eu:european.union:regulation:2016;2016-679~art5;par1");
   CHECK(lines[2]["rule"].get<std::string>().rfind("eu/", 0) == 0);
 }
+
+TEST_CASE("a CLML document's own name comes from its dc:identifier", "[cli][extract]") {
+  // legislation.gov.uk's "http://www.legislation.gov.uk/ukpga/1995/50/section/1/2009-10-01",
+  // mapped with lexicons/uk/document-ids.tsv: the editorial notes' "Words in s. 1 inserted ...",
+  // "S. 1 applied ..." cite the document's own section 1; --self, when given, wins.
+  const std::string doc =
+      data_path("corpora/uk-clml/raw/clml-schema__ukpga-1995-50-section-1-2009-10-01.xml");
+  auto own = [](const std::string& out, const std::string& urn) {
+    std::size_t n = 0;
+    for (const json& c : json_lines(out)) {
+      if (c["urn"] == urn && std::string(c["rule"]).rfind("uk/self", 0) == 0) ++n;
+    }
+    return n;
+  };
+  auto r = run_cli({"extract", "--jurisdiction", "uk", doc});
+  REQUIRE(r.exit_code == 0);
+  CHECK(own(r.out, "urn:lex:uk:parliament:act:1995;50~section-1") >= 2);
+  auto chosen = run_cli({"extract", "--jurisdiction", "auto", doc});
+  CHECK(chosen.out == r.out);
+  auto given = run_cli(
+      {"extract", "--jurisdiction", "uk", "--self", "urn:lex:uk:parliament:act:2010;15", doc});
+  CHECK(own(given.out, "urn:lex:uk:parliament:act:1995;50~section-1") == 0);
+  CHECK(own(given.out, "urn:lex:uk:parliament:act:2010;15~section-1") >= 2);
+  // markup reads it too (that document's notes are linked by the publisher already: one that
+  // is not).
+  const std::string clml = write_temp(
+      "lexlink-clml-self.xml",
+      "<Legislation><ukm:Metadata><dc:identifier>http://www.legislation.gov.uk/ukpga/1996/16/"
+      "section/101</dc:identifier></ukm:Metadata><Primary><P>Words in s. 101(1) substituted by "
+      "Police and Justice Act 2006 (c. 48), s. 53(1).</P></Primary></Legislation>\n");
+  auto marked = run_cli({"markup", "--jurisdiction", "uk", "--href", "resolver", clml});
+  REQUIRE(marked.exit_code == 0);
+  CHECK(marked.out.find("href=\"https://www.legislation.gov.uk/id/ukpga/1996/16/section/101/1\"") !=
+        std::string::npos);
+}
