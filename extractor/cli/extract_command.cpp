@@ -423,7 +423,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
     while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
     if (pool.empty()) break;
-    FileOut r = pool.pop();
+    // Woken once for several files, not for every one (as markup): when jobs + 2 results are
+    // ready, each worker still has a file (the window is 2 * jobs + 2).
+    FileOut r = pool.pop(jobs + 2);
     const std::string& path = inputs[done++];
     if (!r.error.empty()) {
       status = 1;
