@@ -997,6 +997,19 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           caps.add_missing(st.previous.captures);
         }
+        // `years`: the rule applies only to the years it names.
+        if (!rule.years_capture.empty()) {
+          const Span* ys = caps.find(e.capture_id(rule.years_capture));
+          std::string year;  // four digits: no allocation
+          int y = -1;
+          if (ys != nullptr && interp.year(*ys, year) && year.size() == 4) {
+            y = std::stoi(year);
+          }
+          if (y < rule.years_from || y > rule.years_to) {
+            reject("the year is outside the rule's years");
+            continue;
+          }
+        }
         const Span match{s, end};
         // Render the work.
         std::string& work = st.work;

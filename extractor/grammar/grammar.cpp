@@ -594,14 +594,15 @@ class Loader {
     const std::size_t colon = body.find(':');
     std::string key = colon == std::string::npos ? std::string() : body.substr(0, colon);
     bool is_key = !key.empty() && key.find(' ') == std::string::npos;
-    static const std::set<std::string> kKeys = {
-        "doc", "match", "emit", "refers", "continues", "heading", "complete", "example", "counter"};
+    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",     "refers",
+                                                "continues", "heading", "complete", "years",
+                                                "example",   "counter"};
     if (is_key && kKeys.count(key) == 0) {
       // "x:y" at the start of a continuation line is a capture, not a key.
       if (properties_.empty() || indent <= last_indent_) {
         return error_at(here, "unknown rule property '" + key +
                                   "' (expected doc, match, emit, refers, continues, heading, "
-                                  "complete, example, counter)");
+                                  "complete, years, example, counter)");
       }
       is_key = false;
     }
@@ -668,6 +669,31 @@ class Loader {
             rule_.continues < 1 || rule_.continues > 16) {
           return error_at(at, "expected the number of units allowed between the citations (1-16)");
         }
+      } else if (p.key == "years") {
+        // "y 2000-", "y 1921-1972", "y -1972"
+        const std::string& v = p.value.text;
+        const std::size_t space = v.find(' ');
+        const std::size_t dash = v.find('-', space == std::string::npos ? 0 : space);
+        auto year_at = [&](std::string_view t, int& out) {
+          if (t.empty()) return true;
+          if (t.size() != 4) return false;
+          out = 0;
+          for (char c : t) {
+            if (c < '0' || c > '9') return false;
+            out = out * 10 + (c - '0');
+          }
+          return true;
+        };
+        if (space == std::string::npos || space == 0 || dash == std::string::npos ||
+            !year_at(std::string_view(v).substr(space + 1, dash - space - 1), rule_.years_from) ||
+            !year_at(std::string_view(v).substr(dash + 1), rule_.years_to) ||
+            rule_.years_from > rule_.years_to || (dash == v.size() - 1 && dash == space + 1)) {
+          return error_at(at,
+                          "expected 'CAPTURE FROM-TO' with four-digit years, either one "
+                          "left out ('y 2000-', 'y 1921-1972', 'y -1972')");
+        }
+        rule_.years_capture = v.substr(0, space);
+        years_at_ = at;
       } else if (p.key == "heading") {
         if (p.value.text != "yes" && p.value.text != "no")
           return error_at(at, "expected 'yes' or 'no'");
@@ -736,6 +762,10 @@ class Loader {
         return error_at(rule_.where,
                         "capture '" + c + "' appears twice in rule '" + rule_.name + "'");
       }
+    }
+    if (!rule_.years_capture.empty() && seen.count(rule_.years_capture) == 0) {
+      return error_at(years_at_,
+                      "no capture '" + rule_.years_capture + "' in rule '" + rule_.name + "'");
     }
     if (!rule_.emit.empty()) {
       auto parts = parse_template(emit_src_, rule_);
@@ -1151,6 +1181,7 @@ class Loader {
   std::size_t last_indent_ = 0;
   SourceText emit_src_;
   SourceText refers_src_;
+  Location years_at_;
   std::uint64_t hash_ = 0;
 };
 

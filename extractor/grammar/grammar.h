@@ -98,6 +98,13 @@ struct Rule {
   // row of lexicon class CLASS (its `work` column) with the same jurisdiction, authority,
   // measure and number completes it. Without such a row the rule gives nothing.
   int complete_class = -1;
+  // `years: CAPTURE FROM-TO`: the rule applies only when the year read from CAPTURE (as
+  // {CAPTURE:year}) is within [years_from, years_to]; otherwise the next rule matching the same
+  // words is tried (uk: "X Act (Northern Ireland) 1954" is of the NI Parliament, 1921-1972;
+  // "... 2008" of the NI Assembly).
+  std::string years_capture;
+  int years_from = 0;
+  int years_to = 9999;
   std::vector<Example> examples;
   std::vector<Example> counters;
   Location where;
