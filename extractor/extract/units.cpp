@@ -583,9 +583,21 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       const std::uint32_t k = unit_is(at + 1, "-") ? at + 2 : at + 1;
       return k < s.end && cell(u_.units[k], "latin") != nullptr && unit_is(k + 1, ")");
     };
+    // A bare letter right after its level's word ("alínea b", "lettera c"), or after "and" / "to"
+    // following such a letter ("alíneas b e d"): only where the grammar's pattern put it.
+    auto bare_letter = [&]() {
+      if (elements.empty()) return false;
+      const Element::Kind last = elements.back().kind;
+      if (last == Element::Kind::kLevel) return true;
+      return (last == Element::Kind::kAnd || last == Element::Kind::kTo) && elements.size() >= 2 &&
+             elements[elements.size() - 2].kind == Element::Kind::kValue &&
+             elements[elements.size() - 2].value.letter;
+    };
     if (letters && single_letter(i) != 0 &&
-        (closes_letter(i) || (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
-                              touches(i - 1, i) && touches(i, i + 1)))) {
+        (closes_letter(i) ||
+         (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") && touches(i - 1, i) &&
+          touches(i, i + 1)) ||
+         (!unit_is(i - 1, "\"") && !unit_is(i + 1, "\"") && bare_letter()))) {
       const char l = single_letter(i);
       Element e{Element::Kind::kValue, {}, {}};
       e.value.text = format == Format::kLetter ? std::string(1, l) : std::to_string(l - 'a' + 1);
