@@ -17,8 +17,6 @@
 #include <sstream>
 #include <string>
 
-#include <re2/re2.h>
-
 #include "batch/compress.h"
 #include "batch/inputs.h"
 #include "batch/ordered_pool.h"
@@ -653,39 +651,18 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   };
   // lexicons/<jur>/publisher-ids.tsv: publisher identifiers -> URN:LEX names, for the gold rows
   // the corpus leaves without a urn.
-  std::vector<std::unique_ptr<re2::RE2>> id_patterns;
-  std::vector<std::string> id_urns;
+  extract::DocumentIds ids;  // the same pattern/urn format as document-ids.tsv
   {
     const std::string map_path = context.data_dir + "/lexicons/" + jur + "/publisher-ids.tsv";
     std::error_code ec;
     if (fs::exists(map_path, ec)) {
-      auto tsv = TsvFile::load(map_path, {"pattern", "urn"});
-      if (!tsv) {
-        std::fprintf(stderr, "lexlink eval: %s\n", tsv.error().to_string().c_str());
+      if (Status st = ids.load(map_path); !st) {
+        std::fprintf(stderr, "lexlink eval: %s\n", st.error().to_string().c_str());
         return 2;
-      }
-      for (const TsvRow& row : tsv->rows()) {
-        auto re = std::make_unique<re2::RE2>(std::string(row.fields[0]), re2::RE2::Quiet);
-        std::string why;
-        if (!re->ok() || !re->CheckRewriteString(std::string(row.fields[1]), &why)) {
-          const Error e =
-              tsv->error_at(row, re->ok() ? 1 : 0, 0,
-                            re->ok() ? "bad template: " + why : "bad pattern: " + re->error());
-          std::fprintf(stderr, "lexlink eval: %s\n", e.to_string().c_str());
-          return 2;
-        }
-        id_patterns.push_back(std::move(re));
-        id_urns.emplace_back(row.fields[1]);
       }
     }
   }
-  auto map_id = [&](const std::string& key) -> std::string {
-    std::string out;
-    for (std::size_t i = 0; i < id_patterns.size(); ++i) {
-      if (re2::RE2::Extract(key, *id_patterns[i], id_urns[i], &out)) return out;
-    }
-    return std::string();
-  };
+  auto map_id = [&](const std::string& key) { return ids.rewrite(key); };
   const std::string only_measure = args.get("measure");
   std::map<std::string, std::vector<Gold>> gold;
   {
@@ -701,7 +678,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
       rows.push_back(std::move(c));
     }
     for (auto& c : rows) {
-      if (c[4].empty() && !id_patterns.empty() && c.size() >= 6 && !c[5].empty()) {
+      if (c[4].empty() && !ids.empty() && c.size() >= 6 && !c[5].empty()) {
         std::string extra = c.size() >= 7 ? c[6] : std::string();
         if (extra.empty()) {
           if (auto it = extra_of.find(c[5]); it != extra_of.end()) extra = it->second;

@@ -282,12 +282,17 @@ Status DocumentIds::load(const std::string& path) {
   return Status::Ok();
 }
 
-std::string DocumentIds::name_of(std::string_view id) const {
+std::string DocumentIds::rewrite(std::string_view id) const {
   std::string out;
   for (std::size_t i = 0; i < patterns_.size(); ++i) {
-    if (re2::RE2::Extract(id, *patterns_[i], urns_[i], &out)) return valid_work(out);
+    if (re2::RE2::Extract(id, *patterns_[i], urns_[i], &out)) return out;
   }
   return {};
+}
+
+std::string DocumentIds::name_of(std::string_view id) const {
+  const std::string out = rewrite(id);
+  return out.empty() ? out : valid_work(out);
 }
 
 }  // namespace lexlink::extract

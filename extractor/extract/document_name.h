@@ -49,6 +49,9 @@ class DocumentIds {
   bool empty() const { return patterns_.empty(); }
   // The work name the first matching row gives `id` (partition dropped), if it validates; "".
   std::string name_of(std::string_view id) const;
+  // What the first matching row writes for `id`, as written (partition kept, not validated);
+  // "" when no row matches (`lexlink eval` maps publishers' links with it).
+  std::string rewrite(std::string_view id) const;
 
  private:
   std::vector<std::unique_ptr<re2::RE2>> patterns_;
