@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -173,12 +174,20 @@ std::string document_urn(std::string_view head, const DocumentIds* ids) {
   static constexpr std::array<std::string_view, 3> kFrbr = {"frbrthis", "frbruri", "frbralias"};
   std::size_t first = std::string_view::npos;
   std::string found;
+  // Values that are no urn:lex name, where they are: a publisher's identifier `ids` may map
+  // (FRBRthis, FRBRuri, <meta name="dc.identifier">, <dc:identifier>).
+  std::vector<std::pair<std::size_t, std::string_view>> identifiers;
+  const bool want_ids = ids != nullptr && !ids->empty();
   for (std::string_view element : kFrbr) {
     for (std::size_t at = names.find(element); at != std::string_view::npos;
          at = names.find(element, at + 1)) {
       if (at > 0 && head[at - 1] != '<' && head[at - 1] != ':') continue;
-      std::string n = valid_work(attribute(head, at, "value"));
-      if (n.empty()) continue;
+      const std::string_view value = attribute(head, at, "value");
+      std::string n = valid_work(value);
+      if (n.empty()) {
+        if (want_ids && element != "frbralias") identifiers.emplace_back(at, value);
+        continue;
+      }
       if (at < first) {
         first = at;
         found = std::move(n);
@@ -208,30 +217,14 @@ std::string document_urn(std::string_view head, const DocumentIds* ids) {
     std::string name(attribute(head, at, "name"));
     for (char& c : name) c = lower(c);
     if (name != "urn" && name != "dc.identifier" && name != "dcterms.identifier") continue;
-    if (std::string n = valid_work(attribute(head, at, "content")); !n.empty()) return n;
+    const std::string_view content = attribute(head, at, "content");
+    if (std::string n = valid_work(content); !n.empty()) return n;
+    if (want_ids && name != "urn") identifiers.emplace_back(at, content);
   }
-  if (ids == nullptr || ids->empty()) return {};
-  // A publisher's identifier the loaded jurisdictions map: the first in the document wins.
-  std::size_t first_id = std::string_view::npos;
-  auto consider = [&](std::size_t at, std::string_view id) {
-    if (at >= first_id) return;
-    while (!id.empty() &&
-           (id.front() == ' ' || id.front() == '\n' || id.front() == '\r' || id.front() == '\t')) {
-      id.remove_prefix(1);
-    }
-    while (!id.empty() &&
-           (id.back() == ' ' || id.back() == '\n' || id.back() == '\r' || id.back() == '\t')) {
-      id.remove_suffix(1);
-    }
-    if (id.empty()) return;
-    if (std::string n = ids->name_of(id); !n.empty()) {
-      first_id = at;
-      found = std::move(n);
-    }
-  };
+  if (!want_ids) return {};
   for (std::string_view element :
        {std::string_view("<dc:identifier"), std::string_view("<dcterms:identifier")}) {
-    for (std::size_t at = names.find(element); at != std::string_view::npos && at < first_id;
+    for (std::size_t at = names.find(element); at != std::string_view::npos;
          at = names.find(element, at + 1)) {
       const std::size_t gt = head.find('>', at);
       if (gt == std::string_view::npos) break;
@@ -241,24 +234,19 @@ std::string document_urn(std::string_view head, const DocumentIds* ids) {
       }
       const std::size_t lt = head.find('<', gt);
       if (lt == std::string_view::npos) break;
-      consider(at, head.substr(gt + 1, lt - gt - 1));
+      identifiers.emplace_back(at, head.substr(gt + 1, lt - gt - 1));
     }
   }
-  for (std::string_view element : {std::string_view("frbrthis"), std::string_view("frbruri")}) {
-    for (std::size_t at = names.find(element); at != std::string_view::npos && at < first_id;
-         at = names.find(element, at + 1)) {
-      if (at > 0 && head[at - 1] != '<' && head[at - 1] != ':') continue;
-      consider(at, attribute(head, at, "value"));
-    }
+  // The first identifier in the document that the loaded jurisdictions map wins.
+  std::sort(identifiers.begin(), identifiers.end());
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  for (auto [at, id] : identifiers) {
+    while (!id.empty() && space(id.front())) id.remove_prefix(1);
+    while (!id.empty() && space(id.back())) id.remove_suffix(1);
+    if (id.empty()) continue;
+    if (std::string n = ids->name_of(id); !n.empty()) return n;
   }
-  for (std::size_t at = names.find("<meta"); at != std::string_view::npos && at < first_id;
-       at = names.find("<meta", at + 1)) {
-    std::string name(attribute(head, at, "name"));
-    for (char& c : name) c = lower(c);
-    if (name != "dc.identifier" && name != "dcterms.identifier") continue;
-    consider(at, attribute(head, at, "content"));
-  }
-  return found;
+  return {};
 }
 
 DocumentIds::DocumentIds() = default;
