@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
@@ -71,35 +72,60 @@ std::string default_cache_dir() {
 }
 
 struct Act {
-  std::string work;
+  std::string work;  // the work name
   std::string measure_type;
   std::string year;
 };
 
-// The last 64 acts cited, oldest first: a ring whose strings are reused (no allocation once
-// they have grown).
+// The last 64 acts cited, oldest first: a ring of pointers to acts kept elsewhere (the
+// session's parsed names), so that citing one copies no string. pin() copies them into the
+// ring itself before what they point to goes; a copy of the ring points to its own copies.
 class ActHistory {
  public:
   static constexpr std::size_t kSize = 64;
+  ActHistory() = default;
+  ActHistory(const ActHistory& other) { *this = other; }
+  ActHistory& operator=(const ActHistory& other) {
+    if (this == &other) return *this;
+    for (std::size_t k = 0; k < kSize; ++k) {
+      if (other.acts_[k] == &other.own_[k]) {
+        own_[k] = other.own_[k];
+        acts_[k] = &own_[k];
+      } else {
+        acts_[k] = other.acts_[k];
+      }
+    }
+    head_ = other.head_;
+    size_ = other.size_;
+    return *this;
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   // The k-th act from the newest (0: the newest).
-  const Act& newest(std::size_t k = 0) const { return acts_[(head_ + size_ - 1 - k) % kSize]; }
-  void push(std::string_view work, std::string_view measure_type, std::string_view year) {
+  const Act& newest(std::size_t k = 0) const { return *acts_[(head_ + size_ - 1 - k) % kSize]; }
+  // `act` must stay in place until the next pin() (or until it leaves the ring).
+  void push(const Act& act) {
     std::size_t slot = (head_ + size_) % kSize;
     if (size_ < kSize) {
       ++size_;
     } else {
       head_ = (head_ + 1) % kSize;  // the oldest goes
     }
-    Act& a = acts_[slot];
-    a.work.assign(work);
-    a.measure_type.assign(measure_type);
-    a.year.assign(year);
+    acts_[slot] = &act;
+  }
+  // Copies the acts the ring points to into the ring.
+  void pin() {
+    for (std::size_t k = 0; k < kSize; ++k) {
+      if (acts_[k] != nullptr && acts_[k] != &own_[k]) {
+        own_[k] = *acts_[k];
+        acts_[k] = &own_[k];
+      }
+    }
   }
 
  private:
-  std::array<Act, kSize> acts_;
+  std::array<const Act*, kSize> acts_{};
+  std::array<Act, kSize> own_;
   std::size_t head_ = 0;  // the oldest
   std::size_t size_ = 0;
 };
@@ -193,8 +219,10 @@ struct Extractor::Engine {
   // ids in order visits names in order). A match's captures are kept by number.
   std::vector<std::string> capture_names;
   struct RuleCaptures {
-    // The rule program's group names (the strings RuleAnswers::Capture points to) and their ids.
-    std::vector<std::pair<const std::string*, int>> groups;
+    // The capture id of each group of the rule program, by group number (-1 for group 0 and
+    // for unnamed groups).
+    std::vector<int> group_ids;
+    int years_id = -1;  // the capture id of the rule's `years` capture, or -1
     // The capture id of every choice of the rule's templates (-1: no rule captures that name):
     // the emit parts' choices, then refers_measure's, then refers_year's.
     std::vector<int> choice_ids;
@@ -210,13 +238,6 @@ struct Extractor::Engine {
                                [](const std::string& a, std::string_view b) { return a < b; });
     return it != capture_names.end() && *it == name ? static_cast<int>(it - capture_names.begin())
                                                     : -1;
-  }
-  // The id of a capture the rule program of rule `r` reported by its group name.
-  int capture_id(std::size_t r, const std::string* name) const {
-    for (const auto& [n, id] : rule_captures[r].groups) {
-      if (n == name) return id;
-    }
-    return capture_id(*name);
   }
 };
 
@@ -235,10 +256,11 @@ std::string without_date(std::string_view work) {
 }  // namespace
 
 // What the rule programs say about one span of unit symbols: the rules whose pattern matches
-// it whole (ascending), and for each its named captures (offsets relative to the span).
+// it whole (ascending), and for each its named captures by capture id (Engine::capture_names;
+// offsets relative to the span).
 struct RuleAnswers {
   struct Capture {
-    const std::string* name;
+    int id;
     std::uint32_t begin, end;
   };
   struct Rule {
@@ -294,7 +316,8 @@ class Captures {
 struct ParsedWork {
   bool ok = false;
   std::string error;  // when not ok
-  std::string jurisdiction, work_name, measure_type, year;
+  std::string jurisdiction;
+  Act act;  // the work name, its measure type and its year
   bool year_only = false;
   // The name has no '~', '?' or '#': with "~" and a partition id of letters, digits and
   // ".;-_'=()" after it, it is still valid (the parser reads the name the same way up to '~',
@@ -315,10 +338,9 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
   std::vector<std::uint32_t> starts;
-  std::vector<std::uint32_t> word_ids;
+  std::vector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
-  std::unordered_map<std::string, ParsedWork>
-      parsed_works;                   // the lexicon word id of each token of `units`
+  std::unordered_map<std::string, ParsedWork> parsed_works;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
@@ -338,8 +360,7 @@ struct Extractor::Session::State {
     std::size_t engine = 0;
     std::size_t rule = 0;
     std::uint32_t end_unit = 0;
-    Captures captures;
-    std::string work;
+    Captures captures;          // its work is the history's newest act
     std::size_t citations = 0;  // how many it emitted (list items)
     bool valid = false;
   } previous;
@@ -529,8 +550,10 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
       engine->rule_captures.resize(engine->g.rules().size());
       for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
         Engine::RuleCaptures& rc = engine->rule_captures[r];
-        for (const auto& named : engine->rule_re[r]->NamedCapturingGroups()) {
-          rc.groups.emplace_back(&named.first, engine->capture_id(named.first));
+        rc.group_ids.assign(
+            static_cast<std::size_t>(engine->rule_re[r]->NumberOfCapturingGroups()) + 1, -1);
+        for (const auto& [group_name, index] : engine->rule_re[r]->NamedCapturingGroups()) {
+          rc.group_ids[static_cast<std::size_t>(index)] = engine->capture_id(group_name);
         }
         auto add_part = [&](const grammar::TemplatePart& part) {
           const std::size_t at = rc.choice_ids.size();
@@ -538,6 +561,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
           return at;
         };
         const Rule& rule = engine->g.rules()[r];
+        if (!rule.years_capture.empty()) rc.years_id = engine->capture_id(rule.years_capture);
         for (const auto& part : rule.emit_parts) rc.emit_at.push_back(add_part(part));
         rc.measure_at = add_part(rule.refers_measure);
         rc.year_at = add_part(rule.refers_year);
@@ -842,30 +866,36 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
     r.matched = re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
                          static_cast<int>(groups.size()));
     if (!r.matched) continue;
-    for (const auto& [name, index] : re.NamedCapturingGroups()) {
-      const re2::StringPiece& gp = groups[static_cast<std::size_t>(index)];
-      if (gp.data() == nullptr || gp.empty()) continue;
+    const std::vector<int>& ids = e.rule_captures[static_cast<std::size_t>(a.ids[k])].group_ids;
+    for (std::size_t index = 1; index < groups.size(); ++index) {
+      const re2::StringPiece& gp = groups[index];
+      if (ids[index] < 0 || gp.data() == nullptr || gp.empty()) continue;
       const auto b = static_cast<std::uint32_t>(gp.data() - symbols.data()) - s;
-      r.captures.push_back({&name, b, static_cast<std::uint32_t>(b + gp.size())});
+      r.captures.push_back({ids[index], b, static_cast<std::uint32_t>(b + gp.size())});
     }
   }
   return cache.emplace(key, std::move(a)).first->second;
 }
 
-// `work` parsed, from `cache` or now; the cache is cleared when it grows large.
+// `work` parsed, from `cache` or now; the cache is cleared when it grows large (`history`, which
+// points into it, copies its acts first).
 const ParsedWork& parse_work(std::unordered_map<std::string, ParsedWork>& cache,
-                             const std::string& work, const urn::ParseOptions& po) {
+                             ActHistory& history, const std::string& work,
+                             const urn::ParseOptions& po) {
   if (auto it = cache.find(work); it != cache.end()) return it->second;
-  if (cache.size() >= 4096) cache.clear();
+  if (cache.size() >= 4096) {
+    history.pin();
+    cache.clear();
+  }
   ParsedWork pw;
   auto parsed = urn::parse(work, po);
   if (parsed) {
     pw.ok = true;
     pw.jurisdiction = std::string(parsed->jurisdiction_code());
-    pw.work_name = parsed->work_name();
-    pw.measure_type = std::string(parsed->get(urn::Kind::kMeasureType));
+    pw.act.work = parsed->work_name();
+    pw.act.measure_type = std::string(parsed->get(urn::Kind::kMeasureType));
     pw.year_only = parsed->year_only();
-    pw.year = std::string(parsed->year());
+    pw.act.year = std::string(parsed->year());
     pw.plain = work.find_first_of("~?#") == std::string::npos;
   } else {
     pw.error = parsed.error().message;
@@ -985,8 +1015,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         Captures& caps = st.caps;
         caps.reset(e.capture_names.size());
         for (const RuleAnswers::Capture& cap : answer.captures) {
-          caps.set(e.capture_id(static_cast<std::size_t>(id), cap.name),
-                   Span{s + cap.begin, s + cap.end});
+          caps.set(cap.id, Span{s + cap.begin, s + cap.end});
         }
         // `continues`: take the missing captures from the citation just before.
         if (rule.continues > 0) {
@@ -999,7 +1028,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
         // `years`: the rule applies only to the years it names.
         if (!rule.years_capture.empty()) {
-          const Span* ys = caps.find(e.capture_id(rule.years_capture));
+          const Span* ys = caps.find(rc.years_id);
           std::string year;  // four digits: no allocation
           int y = -1;
           if (ys != nullptr && interp.year(*ys, year) && year.size() == 4) {
@@ -1077,7 +1106,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             if (rule.refers_measure.choices.empty() ||
                 !render(rule.refers_measure, measure_ids, measure) || measure.empty() ||
                 st.self.empty() ||
-                parse_work(st.parsed_works, st.self, spo).measure_type == measure) {
+                parse_work(st.parsed_works, st.history, st.self, spo).act.measure_type == measure) {
               work = st.self;
             } else {
               reject("refers to the document itself, but names an act of another type");
@@ -1137,7 +1166,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         }
         urn::ParseOptions po;
         po.allow_unnumbered = true;  // the profiles' Constitution of Italy
-        const ParsedWork& parsed = parse_work(st.parsed_works, work, po);
+        const ParsedWork& parsed = parse_work(st.parsed_works, st.history, work, po);
         if (!parsed.ok) {
           if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error;
           continue;
@@ -1200,7 +1229,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           items.push_back(
               Interpreter::PartitionItem{std::string(), span_cap != nullptr ? *span_cap : match});
         }
-        const std::string& work_name = parsed.work_name;
+        const std::string& work_name = parsed.act.work;
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
         // year;number (`complete-year.<jur>`: uk "1985;67").
         const bool complete = !partial && !year_only &&
@@ -1209,7 +1238,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
             s >= st.previous.end_unit && s - st.previous.end_unit <= 3 &&
-            same_act(st.previous.work, work_name, st.act_keys)) {
+            same_act(st.history.newest().work, work_name, st.act_keys)) {
           bool only_punct = true;
           for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
             const Unit& between = u.units[k];
@@ -1284,7 +1313,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         if (ex != nullptr) ex->outcome = "emitted";
-        st.history.push(work_name, parsed.measure_type, parsed.year);
+        st.history.push(parsed.act);
         st.previous.valid = true;
         st.previous.engine = ei;
         st.previous.rule = static_cast<std::size_t>(id);
@@ -1295,8 +1324,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           resume = span_cap->end;
         }
         st.previous.end_unit = resume;
-        st.previous.captures = caps;
-        st.previous.work = work_name;
+        std::swap(st.previous.captures, caps);  // `caps` is reset before it is read again
         st.previous.citations = emitted_here;
         emitted = true;
         break;
@@ -1365,6 +1393,7 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
     head.text_begin = chunk.text_begin;
     head.text = chunk.text.substr(0, head_end);
     std::vector<std::uint64_t> saved_breaks = st.breaks;
+    st.history.pin();  // the heading pass may clear the parsed names the acts point to
     auto saved_history = st.history;
     std::vector<Citation> found;
     st.heading_pass = true;
