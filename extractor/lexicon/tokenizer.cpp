@@ -212,6 +212,52 @@ const std::vector<char32_t>& letters_folding_to(char c) {
 
 namespace {
 
+// The code points U+0080..U+027F (Latin-1 and Latin Extended: the accented letters of the
+// European languages), written in two bytes with a lead byte C2..C9: their role and folded form
+// computed once, so that the commonest non-ASCII letters cost a table lookup instead of a
+// decode, a Unicode property lookup and a fold.
+struct LatinChar {
+  Role role = Role::kPunct;
+  bool fast = true;           // false: read by the general path (a fold longer than `fold`)
+  std::uint8_t fold_len = 0;  // letters: the folded form, as fold_letter() gives it
+  char fold[4] = {};
+};
+constexpr char32_t kLatinEnd = 0x280;
+
+struct LatinTable {
+  std::array<LatinChar, kLatinEnd> chars;
+  LatinTable() {
+    for (char32_t cp = 0x80; cp < kLatinEnd; ++cp) {
+      LatinChar& c = chars[cp];
+      c.role = role_of(cp);
+      if (c.role != Role::kLetter) continue;
+      std::string f;
+      fold_letter(cp, f);
+      if (f.size() > sizeof c.fold) {
+        c.fast = false;  // none today: folds here are at most two bytes
+        continue;
+      }
+      c.fold_len = static_cast<std::uint8_t>(f.size());
+      for (std::size_t k = 0; k < f.size(); ++k) c.fold[k] = f[k];
+    }
+  }
+};
+
+const LatinTable& latin_table() {
+  static const LatinTable table;
+  return table;
+}
+
+// The code point of a two-byte sequence at p[0] below kLatinEnd, or 0 when p does not start one
+// (p[1] must be readable when it is).
+inline char32_t latin_at(const char* p, std::size_t left) {
+  const auto b0 = static_cast<unsigned char>(p[0]);
+  if (b0 < 0xC2 || b0 > 0xC9 || left < 2) return 0;
+  const auto b1 = static_cast<unsigned char>(p[1]);
+  if ((b1 & 0xC0) != 0x80) return 0;
+  return static_cast<char32_t>((b0 & 0x1Fu) << 6 | (b1 & 0x3Fu));
+}
+
 // tokenize(), and with `kIds` the word id of each token in `index` appended to `ids` as it is
 // read (the hot path: the text's bytes are looked up while they are at hand).
 template <bool kIds>
@@ -228,6 +274,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   make_room(out.norms, 3 * n);
   if constexpr (kIds) make_room(*ids, n);
   const char* const end_of_text = p + n;
+  const std::array<LatinChar, kLatinEnd>& latin = latin_table().chars;
   std::size_t i = 0;
   std::uint8_t newlines = 0;
   // Appends the token [at, end) whose normal form is the text itself.
@@ -312,8 +359,14 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     char32_t cp = b;
     Role role = Role::kLetter;
     if (cls == kHigh) {
-      cp = utf8::decode(text, i, len);
-      role = cp == utf8::kInvalid ? Role::kPunct : role_of(cp);
+      if (const char32_t c = latin_at(p + i, n - i); c != 0 && latin[c].fast) {
+        cp = c;
+        len = 2;
+        role = latin[c].role;
+      } else {
+        cp = utf8::decode(text, i, len);
+        role = cp == utf8::kInvalid ? Role::kPunct : role_of(cp);
+      }
     }
     if (role == Role::kSpace || role == Role::kIgnore) {
       i += len;
@@ -355,6 +408,16 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         continue;
       }
       if (k != kHigh) break;
+      if (const char32_t lcp = latin_at(p + i, n - i); lcp != 0 && latin[lcp].fast) {
+        const LatinChar& lc = latin[lcp];
+        if (lc.role == Role::kLetter) {
+          out.norms.append(lc.fold, lc.fold_len);
+        } else if (lc.role != Role::kMark && lc.role != Role::kIgnore) {
+          break;
+        }
+        i += 2;
+        continue;
+      }
       std::size_t l;
       const char32_t q = utf8::decode(text, i, l);
       if (q == utf8::kInvalid) break;

@@ -1,0 +1,104 @@
+// The tokenizer: a table of texts and their tokens (tests/data/lexicon/tokens.tsv), and every
+// two-byte character below U+0280 read as the general Unicode functions (fold_letter,
+// is_word_char) say, whether it starts a word, sits inside one or stands alone: the tokenizer
+// reads those characters from a precomputed table, and this checks the table against them.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "common/utf8.h"
+#include "lexicon/tokenizer.h"
+#include "lexicon/word_index.h"
+#include "support/test_support.h"
+
+using namespace lexlink;
+
+namespace {
+
+std::string kinds_of(const lexicon::Tokens& t) {
+  std::string out;
+  for (const auto& tok : t.tokens) {
+    if (!out.empty()) out += ' ';
+    out += tok.kind == lexicon::TokenKind::kWord     ? 'w'
+           : tok.kind == lexicon::TokenKind::kNumber ? 'n'
+                                                     : 'p';
+  }
+  return out;
+}
+
+std::string norms_of(const lexicon::Tokens& t) {
+  std::string out;
+  for (const auto& tok : t.tokens) {
+    if (!out.empty()) out += ' ';
+    out += t.norm(tok);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the tokenizer gives the tokens of its table", "[lexicon]") {
+  const auto table =
+      test::load_table("tests/data/lexicon/tokens.tsv", {"case", "text", "norms", "kinds"});
+  REQUIRE(table.rows().size() >= 10);
+  for (const auto& row : table.rows()) {
+    INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
+    const std::string text = test::unescape(row.fields[1]);
+    lexicon::Tokens t;
+    lexicon::tokenize(text, t);
+    CHECK(norms_of(t) == test::unescape(row.fields[2]));
+    CHECK(kinds_of(t) == std::string(row.fields[3]));
+    CHECK(lexicon::normalize_phrase(text) == test::unescape(row.fields[2]));
+    // With word ids: the same tokens, and one id per token.
+    lexicon::WordIndex index;
+    index.build({"legge", "constituicao", "§", "-"});
+    lexicon::Tokens t2;
+    std::vector<std::uint32_t> ids;
+    lexicon::tokenize(text, t2, 0, index, ids);
+    CHECK(norms_of(t2) == norms_of(t));
+    CHECK(kinds_of(t2) == kinds_of(t));
+    REQUIRE(ids.size() == t2.tokens.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      CHECK(ids[k] == index.find(t2.norm(t2.tokens[k])));
+    }
+  }
+}
+
+TEST_CASE("two-byte characters read as the Unicode functions say", "[lexicon]") {
+  std::size_t letters = 0, others = 0;
+  for (char32_t cp = 0x80; cp < 0x280; ++cp) {
+    std::string ch;
+    utf8::append(ch, cp);
+    REQUIRE(ch.size() == 2);
+    INFO("U+" << std::hex << static_cast<std::uint32_t>(cp));
+    std::string fold;
+    const bool letter = lexicon::fold_letter(cp, fold);
+    const bool word = lexicon::is_word_char(cp);
+    const bool space = cp == 0x85 || cp == 0xA0;  // NEL and NBSP: white space
+    for (const std::string& before : {std::string("ab"), std::string()}) {
+      const std::string text = before + ch + "cd";  // the tokens point into it
+      lexicon::Tokens t;
+      lexicon::tokenize(text, t);
+      if (word) {
+        // In a word: its fold (a letter) or nothing (an ignorable character; the combining
+        // marks are above U+0300).
+        REQUIRE(t.tokens.size() == 1);
+        CHECK(t.tokens[0].kind == lexicon::TokenKind::kWord);
+        CHECK(t.norm(t.tokens[0]) == before + (letter ? fold : std::string()) + "cd");
+        // An ignorable character (the soft hyphen) starting a text is skipped, not kept.
+        CHECK(t.raw(t.tokens[0]) == (letter || !before.empty() ? text : std::string("cd")));
+      } else if (space) {
+        CHECK(norms_of(t) == (before.empty() ? "cd" : "ab cd"));
+      } else {
+        // Punctuation: a token of its own.
+        REQUIRE(t.tokens.size() == (before.empty() ? 2u : 3u));
+        const auto& mid = t.tokens[before.empty() ? 0 : 1];
+        CHECK(mid.kind == lexicon::TokenKind::kPunct);
+        CHECK(t.raw(mid) == ch);
+      }
+    }
+    (letter ? letters : others) += 1;
+  }
+  CHECK(letters > 300);  // the accented letters of the European languages are letters
+  CHECK(others > 50);
+}
