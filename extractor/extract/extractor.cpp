@@ -224,8 +224,9 @@ struct Extractor::Engine {
     std::vector<int> group_ids;
     int years_id = -1;  // the capture id of the rule's `years` capture, or -1
     // The capture id of every choice of the rule's templates (-1: no rule captures that name):
-    // the emit parts' choices, then refers_measure's, then refers_year's.
-    std::vector<int> choice_ids;
+    // the emit parts' choices, then refers_measure's, then refers_year's; and the attribute id
+    // (ChainSetup::attribute_id) each reads, or -1.
+    std::vector<int> choice_ids, choice_attributes;
     std::vector<std::size_t> emit_at;  // per emit part: where its choices start in choice_ids
     std::size_t measure_at = 0, year_at = 0;
   };
@@ -557,7 +558,11 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
         }
         auto add_part = [&](const grammar::TemplatePart& part) {
           const std::size_t at = rc.choice_ids.size();
-          for (const auto& c : part.choices) rc.choice_ids.push_back(engine->capture_id(c.capture));
+          for (const auto& c : part.choices) {
+            rc.choice_ids.push_back(engine->capture_id(c.capture));
+            rc.choice_attributes.push_back(
+                c.attribute.empty() ? -1 : engine->chain->attribute_id(c.attribute));
+          }
           return at;
         };
         const Rule& rule = engine->g.rules()[r];
@@ -932,9 +937,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       std::size_t hi = start + static_cast<std::size_t>(g.window_forward());
       lo = std::max(lo, block_begin);
       hi = std::min(hi, block_end);
-      lo = std::max(wb.word_start(lo), block_begin);
+      // A window that reaches back into the last one merges with it whatever word its start
+      // is in (the word's start is at or before `lo`): the search back is left out.
+      const bool merges = !windows.empty() && lo <= windows.back().second;
+      if (!merges) lo = std::max(wb.word_start(lo), block_begin);
       hi = std::min(wb.word_end(hi), block_end);
-      if (!windows.empty() && lo <= windows.back().second) {
+      if (merges || (!windows.empty() && lo <= windows.back().second)) {
         windows.back().second = std::max(windows.back().second, hi);
       } else {
         windows.emplace_back(lo, hi);
@@ -1044,8 +1052,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         std::string& work = st.work;
         work.clear();
         bool partial = false, year_only = false, failed = false;
-        // Appends the first choice of `part` that has a value; `ids` are its choices' captures.
-        auto render = [&](const grammar::TemplatePart& part, const int* ids,
+        // Appends the first choice of `part` that has a value; its choices' captures and
+        // attributes are at `at` in rc.choice_ids and rc.choice_attributes.
+        auto render = [&](const grammar::TemplatePart& part, std::size_t at,
                           std::string& into) -> bool {
           if (part.choices.empty()) {
             into += part.text;
@@ -1058,13 +1067,13 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
               partial = partial || c.partial;
               return true;
             }
-            const Span* span = caps.find(ids[k]);
+            const Span* span = caps.find(rc.choice_ids[at + k]);
             if (span == nullptr) continue;
             const std::size_t mark = into.size();
             bool ok = false;
             using Read = grammar::TemplatePart::Choice::Read;
             if (!c.attribute.empty()) {
-              ok = interp.attribute(*span, c.attribute, into);
+              ok = interp.attribute(*span, rc.choice_attributes[at + k], into);
             } else {
               switch (c.read) {
                 case Read::kDate: {
@@ -1087,13 +1096,12 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         };
         auto render_emit = [&]() -> bool {
           for (std::size_t p = 0; p < rule.emit_parts.size(); ++p) {
-            if (!render(rule.emit_parts[p], rc.choice_ids.data() + rc.emit_at[p], work)) {
+            if (!render(rule.emit_parts[p], rc.emit_at[p], work)) {
               return false;
             }
           }
           return true;
         };
-        const int* measure_ids = rc.choice_ids.data() + rc.measure_at;
         switch (rule.refers) {
           case Rule::Refers::kNone: failed = !render_emit(); break;
           case Rule::Refers::kSelf: {
@@ -1104,7 +1112,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             urn::ParseOptions spo;
             spo.allow_unnumbered = true;
             if (rule.refers_measure.choices.empty() ||
-                !render(rule.refers_measure, measure_ids, measure) || measure.empty() ||
+                !render(rule.refers_measure, rc.measure_at, measure) || measure.empty() ||
                 st.self.empty() ||
                 parse_work(st.parsed_works, st.history, st.self, spo).act.measure_type == measure) {
               work = st.self;
@@ -1123,8 +1131,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             measure.clear();
             year.clear();
             const bool by_year = !rule.refers_year.choices.empty();
-            if (render(rule.refers_measure, measure_ids, measure) &&
-                (!by_year || render(rule.refers_year, rc.choice_ids.data() + rc.year_at, year))) {
+            if (render(rule.refers_measure, rc.measure_at, measure) &&
+                (!by_year || render(rule.refers_year, rc.year_at, year))) {
               for (std::size_t k = 0; k < st.history.size(); ++k) {
                 const Act& act = st.history.newest(k);
                 if (act.measure_type == measure && (!by_year || act.year == year)) {

@@ -15,13 +15,13 @@ bool all_digits(std::string_view s) {
 // The number the first digits of `s` write (at most 9 characters read, a leading '-' taken),
 // 0 when there is none: what std::from_chars reads into an int, without its generality.
 int to_int(std::string_view s) {
-  s = s.substr(0, std::min<std::size_t>(s.size(), 9));
+  const std::size_t size = std::min<std::size_t>(s.size(), 9);
   std::size_t i = 0;
-  const bool negative = !s.empty() && s[0] == '-';
+  const bool negative = size > 0 && s[0] == '-';
   if (negative) i = 1;
   const std::size_t first = i;
   int v = 0;
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
+  for (; i < size && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
   if (i == first) return 0;
   return negative ? -v : v;
 }
@@ -42,12 +42,11 @@ const lexicon::LexiconClass* Interpreter::cls_of(const Unit& unit) const {
   return &g_.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
 }
 
-const std::string* Interpreter::cell(const Unit& unit, std::string_view column) const {
-  const lexicon::LexiconClass* c = cls_of(unit);
-  if (c == nullptr) return nullptr;
-  const int col = c->column(column);
+const std::string* Interpreter::cell(const Unit& unit, int attribute) const {
+  if (unit.cls < 0 || attribute < 0) return nullptr;
+  const int col = chain_.column(attribute, unit.cls);
   if (col < 0) return nullptr;
-  return &c->rows[unit.row][static_cast<std::size_t>(col)];
+  return &cls_of(unit)->rows[unit.row][static_cast<std::size_t>(col)];
 }
 
 std::optional<int> Interpreter::roman_value(std::string_view s) {
@@ -109,7 +108,7 @@ bool Interpreter::date(Span s, bool& year_only, std::string& out) const {
   std::size_t numbers_before_month = 0;
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     const Unit& unit = u_.units[i];
-    if (auto m = cell(unit, "month")) {
+    if (auto m = cell(unit, ChainSetup::kMonth)) {
       if (month != 0) return false;
       month = to_int(*m);
       numbers_before_month = numbers.size();
@@ -250,7 +249,7 @@ bool Interpreter::text(Span s, std::string& out) const {
   return out.size() > mark;
 }
 
-bool Interpreter::attribute(Span s, std::string_view attr, std::string& out) const {
+bool Interpreter::attribute(Span s, int attr, std::string& out) const {
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
     if (u_.units[i].cls >= 0) {
       const std::string* v = cell(u_.units[i], attr);
@@ -369,6 +368,32 @@ ChainSetup::ChainSetup(const grammar::Grammar& g) {
   for (std::string w; words >> w;) prefixes.push_back(w);
   value_separator = g.setting("partition.value-separator");
   nested = g.setting("partition.nested");
+  // Attribute columns: the interpreters' own (kMonth ...), then the templates'.
+  attributes_ = {"month", "role", "ordinal", "latin"};
+  auto add_attributes = [&](const grammar::TemplatePart& part) {
+    for (const auto& c : part.choices) {
+      if (!c.attribute.empty() && attribute_id(c.attribute) < 0) attributes_.push_back(c.attribute);
+    }
+  };
+  for (const grammar::Rule& r : g.rules()) {
+    for (const auto& part : r.emit_parts) add_attributes(part);
+    add_attributes(r.refers_measure);
+    add_attributes(r.refers_year);
+  }
+  const auto& classes = g.lexicon().classes();
+  classes_ = classes.size();
+  columns_.assign(attributes_.size() * classes_, -1);
+  for (std::size_t a = 0; a < attributes_.size(); ++a) {
+    for (std::size_t c = 0; c < classes_; ++c)
+      columns_[a * classes_ + c] = classes[c].column(attributes_[a]);
+  }
+}
+
+int ChainSetup::attribute_id(std::string_view name) const {
+  for (std::size_t a = 0; a < attributes_.size(); ++a) {
+    if (attributes_[a] == name) return static_cast<int>(a);
+  }
+  return -1;
 }
 
 namespace {
@@ -581,7 +606,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     auto closes_letter = [&](std::uint32_t at) {
       if (unit_is(at + 1, ")")) return true;
       const std::uint32_t k = unit_is(at + 1, "-") ? at + 2 : at + 1;
-      return k < s.end && cell(u_.units[k], "latin") != nullptr && unit_is(k + 1, ")");
+      return k < s.end && cell(u_.units[k], ChainSetup::kLatin) != nullptr && unit_is(k + 1, ")");
     };
     // A bare letter right after its level's word ("alínea b", "lettera c"), or after "and" / "to"
     // following such a letter ("alíneas b e d"): only where the grammar's pattern put it.
@@ -606,7 +631,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       e.value.span = Span{i, i + 1};
       std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;
       if (k < s.end) {
-        if (auto latin = cell(u_.units[k], "latin")) {
+        if (auto latin = cell(u_.units[k], ChainSetup::kLatin)) {
           e.value.text += *latin;
           e.value.ordinal = -1;
           e.value.span.end = k + 1;
@@ -631,13 +656,13 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       elements.push_back(std::move(e));
       continue;
     }
-    if (auto role = cell(unit, "role")) {
+    if (auto role = cell(unit, ChainSetup::kRole)) {
       if (*role == "and") elements.push_back({Element::Kind::kAnd, {}, {}});
       if (*role == "to") elements.push_back({Element::Kind::kTo, {}, {}});
       if (*role == "of") elements.push_back({Element::Kind::kOf, {}, {}});
       continue;  // "from", "skip"
     }
-    if (auto n = cell(unit, "ordinal")) {  // primo, secondo, único ...
+    if (auto n = cell(unit, ChainSetup::kOrdinal)) {  // primo, secondo, único ...
       Element e{Element::Kind::kOrdinal, {}, {}};
       e.value.text = *n;
       e.value.ordinal = all_digits(*n) ? to_int(*n) : -1;
@@ -703,7 +728,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       if (unit_is(k, "º") || unit_is(k, "°")) last = k++;  // the ordinal mark is the value's
       const std::uint32_t after_dash = unit_is(k, "-") ? k + 1 : k;
       if (after_dash < s.end) {
-        if (auto latin = cell(u_.units[after_dash], "latin")) {
+        if (auto latin = cell(u_.units[after_dash], ChainSetup::kLatin)) {
           v.text += *latin;
           v.ordinal = -1;
           last = after_dash;

@@ -87,11 +87,24 @@ class ChainSetup {
   std::string value_separator;                      // partition.value-separator
   std::string nested;                               // partition.nested: "[" or empty
 
+  // The lexicon columns the interpreters read, by attribute id: the fixed ones below, then
+  // every attribute a rule's templates name (looked up once, not per value read).
+  static constexpr int kMonth = 0, kRole = 1, kOrdinal = 2, kLatin = 3;
+  // The id of an attribute, or -1 when neither the interpreters nor a template read it.
+  int attribute_id(std::string_view name) const;
+  // The column of `attribute` in lexicon class `cls` (>= 0), or -1.
+  int column(int attribute, std::int32_t cls) const {
+    return columns_[static_cast<std::size_t>(attribute) * classes_ + static_cast<std::size_t>(cls)];
+  }
+
  private:
   struct Row {
     std::string id, fixed;
   };
-  std::vector<Row> rows_;  // the strings the levels view
+  std::vector<Row> rows_;                // the strings the levels view
+  std::vector<std::string> attributes_;  // by attribute id
+  std::size_t classes_ = 0;              // lexicon classes
+  std::vector<int> columns_;             // [attribute * classes_ + class]
 };
 
 class Interpreter {
@@ -111,8 +124,8 @@ class Interpreter {
   bool digits(Span s, std::string& out) const;
   bool roman(Span s, std::string& out) const;
   bool text(Span s, std::string& out) const;
-  // The value of column `attribute` of the first lexicon unit in `s`.
-  bool attribute(Span s, std::string_view attribute, std::string& out) const;
+  // The value of column `attribute` (ChainSetup::attribute_id) of the first lexicon unit in `s`.
+  bool attribute(Span s, int attribute, std::string& out) const;
 
   // A partition chain read into one item per cited partition.
   struct PartitionItem {
@@ -139,8 +152,8 @@ class Interpreter {
     return u_.tokens.norm(u_.tokens.tokens[token]);
   }
   const lexicon::LexiconClass* cls_of(const Unit& unit) const;
-  // The cell of column `column` of a lexicon unit's row, or nullptr.
-  const std::string* cell(const Unit& unit, std::string_view column) const;
+  // The cell of `attribute` (ChainSetup::attribute_id) of a lexicon unit's row, or nullptr.
+  const std::string* cell(const Unit& unit, int attribute) const;
 
   const grammar::Grammar& g_;
   const ChainSetup& chain_;
