@@ -1096,7 +1096,10 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         };
         auto render_emit = [&]() -> bool {
           for (std::size_t p = 0; p < rule.emit_parts.size(); ++p) {
-            if (!render(rule.emit_parts[p], rc.emit_at[p], work)) {
+            const grammar::TemplatePart& part = rule.emit_parts[p];
+            if (part.choices.empty()) {  // literal text ("urn:lex:it:"): no call
+              work += part.text;
+            } else if (!render(part, rc.emit_at[p], work)) {
               return false;
             }
           }

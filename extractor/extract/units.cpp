@@ -407,6 +407,11 @@ struct Step {
 // Appends `piece`, every '\x1f' in it written as `separator` (the ids of the levels and values
 // never hold one; this keeps the ids exactly as when they were joined with '\x1f' first).
 void append_joined(std::string& out, std::string_view piece, std::string_view separator) {
+  // Pieces are a few bytes long: looked at here rather than with find()'s library call.
+  if (std::none_of(piece.begin(), piece.end(), [](char c) { return c == '\x1f'; })) {
+    out.append(piece.data(), piece.size());
+    return;
+  }
   std::size_t at = 0;
   for (std::size_t k; (k = piece.find('\x1f', at)) != std::string_view::npos; at = k + 1) {
     out.append(piece.data() + at, k - at);
@@ -1147,7 +1152,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       if (k > 0) item.id += separator;
       // A level without an id (uk: a subsection, a bracketed value) writes its value alone.
       append_joined(item.id, steps[k].level.id, separator);
-      if (!steps[k].level.id.empty() && !steps[k].value.text.empty()) {
+      if (!value_sep.empty() && !steps[k].level.id.empty() && !steps[k].value.text.empty()) {
         append_joined(item.id, value_sep, separator);
       }
       append_joined(item.id, steps[k].value.text, separator);
