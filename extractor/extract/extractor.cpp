@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -367,14 +368,26 @@ struct Extractor::Session::State {
   } previous;
 };
 
+struct Extractor::StatePool {
+  static constexpr std::size_t kMaxStates = 256;  // more than the threads that use one extractor
+  std::mutex mu;
+  std::vector<std::unique_ptr<Session::State>> states;
+};
+
 Extractor::~Extractor() = default;
-Extractor::Session::~Session() = default;
+
+Extractor::Session::~Session() {
+  if (pool_ == nullptr || state_ == nullptr) return;
+  const std::lock_guard<std::mutex> lock(pool_->mu);
+  if (pool_->states.size() < StatePool::kMaxStates) pool_->states.push_back(std::move(state_));
+}
 
 Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions& options) {
   if (options.grammars.empty()) {
     return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
   }
   std::shared_ptr<Extractor> x(new Extractor());
+  x->pool_ = std::make_shared<StatePool>();
   std::vector<std::string> names = options.grammars;
   if (names.size() == 1 && names[0] == "auto") {
     namespace fs = std::filesystem;
@@ -610,13 +623,33 @@ std::vector<Extractor::RuleInfo> Extractor::rules() const {
 
 std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn) const {
   std::unique_ptr<Session> s(new Session());
-  s->state_ = std::make_unique<Session::State>();
-  s->state_->self = self_urn;
-  for (const auto& e : engines_) {
-    s->state_->scratch.push_back(e->scanner->make_scratch());
+  s->pool_ = pool_;
+  std::unique_ptr<Session::State> done;  // a finished session's state, if there is one
+  if (pool_ != nullptr) {
+    const std::lock_guard<std::mutex> lock(pool_->mu);
+    if (!pool_->states.empty()) {
+      done = std::move(pool_->states.back());
+      pool_->states.pop_back();
+    }
   }
-  if (chooser_) s->state_->chooser_scratch = chooser_->make_scratch();
-  s->state_->answers.resize(engines_.size());
+  s->state_ = std::make_unique<Session::State>();
+  Session::State& st = *s->state_;
+  st.self = self_urn;
+  if (done != nullptr) {
+    // Everything of the last document is left behind but what does not depend on it: the
+    // scanners' scratch, the caches keyed by text alone (each bounded where it is filled), the
+    // unit buffers' room.
+    st.scratch = std::move(done->scratch);
+    st.chooser_scratch = std::move(done->chooser_scratch);
+    st.answers = std::move(done->answers);
+    st.parsed_works = std::move(done->parsed_works);
+    st.units = std::move(done->units);
+    st.units.clear();
+    return s;
+  }
+  for (const auto& e : engines_) st.scratch.push_back(e->scanner->make_scratch());
+  if (chooser_) st.chooser_scratch = chooser_->make_scratch();
+  st.answers.resize(engines_.size());
   return s;
 }
 

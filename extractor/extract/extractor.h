@@ -100,6 +100,8 @@ class Extractor {
   std::vector<RuleInfo> rules() const;
   bool trigger_cache_hit() const;
 
+  struct StatePool;  // (private use: the finished sessions' states, see pool_)
+
  private:
   Extractor() = default;
   struct Engine;
@@ -112,6 +114,12 @@ class Extractor {
                     std::vector<Citation>& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;
   DocumentIds document_ids_;
+  // The states of finished sessions, handed to the next ones (start()): their scanner scratch
+  // and their caches of what is a function of the text alone (rule answers per symbol span,
+  // parsed work names) go on from document to document, so a run of many small documents does
+  // not rebuild them for each. Shared with the sessions, which give their state back when they
+  // end (the extractor may be gone by then).
+  std::shared_ptr<StatePool> pool_;
 };
 
 class Extractor::Session {
@@ -125,6 +133,7 @@ class Extractor::Session {
   friend class Extractor;
   Session() = default;
   std::unique_ptr<State> state_;
+  std::shared_ptr<StatePool> pool_;  // where state_ goes back at the end
 };
 
 }  // namespace lexlink::extract

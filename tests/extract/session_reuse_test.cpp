@@ -1,0 +1,86 @@
+// An extractor hands a finished session's state to the next session (its scratch and its caches
+// of what depends on the text alone): nothing of one document may show in the next. Every
+// bundled document of a jurisdiction gives the same citations read by a fresh extractor, first,
+// and read after all the others, in both orders, with sessions ending between documents.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "extract/extractor.h"
+#include "support/test_support.h"
+#include "text/view_builder.h"
+
+using namespace lexlink;
+
+namespace {
+
+std::shared_ptr<const extract::Extractor> load(const std::string& grammar) {
+  extract::ExtractorOptions o;
+  o.data_dir = LEXLINK_SOURCE_DIR;
+  o.grammars = {grammar};
+  o.cache_dir = "-";
+  auto x = extract::Extractor::load(o);
+  if (!x) FAIL(x.error().to_string());
+  return std::move(*x);
+}
+
+// The citations of `text` in one session, one line each (offsets, rule, name).
+std::string citations(const extract::Extractor& x, const std::string& text) {
+  text::ViewOptions vo;
+  vo.format = text::ViewOptions::FormatChoice::kText;
+  auto view = text::make_view(text, vo);
+  REQUIRE(view);
+  auto session = x.start();
+  std::vector<extract::Citation> got;
+  REQUIRE(x.extract(*view, *session, got));
+  std::string out;
+  for (const auto& c : got) {
+    out += std::to_string(c.start) + " " + std::to_string(c.end) + " " + c.rule + " " + c.urn +
+           (c.complete ? "" : " partial") + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a session leaves nothing of its document to the next", "[extract]") {
+  for (const auto& [grammar, folder] : std::vector<std::pair<std::string, std::string>>{
+           {"it", "it-normattiva-gazzetta-civica"}, {"br", "br-lexml-eta"}}) {
+    std::vector<std::string> texts;
+    for (const auto& f :
+         std::filesystem::directory_iterator(test::data_path("corpora/" + folder + "/text"))) {
+      std::ifstream in(f.path(), std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      texts.push_back(ss.str());
+    }
+    REQUIRE(texts.size() >= 4);
+    std::vector<std::string> alone;  // each document read by an extractor of its own
+    for (const std::string& t : texts) alone.push_back(citations(*load(grammar), t));
+    const auto x = load(grammar);
+    for (int order = 0; order < 2; ++order) {
+      for (std::size_t k = 0; k < texts.size(); ++k) {
+        const std::size_t i = order == 0 ? k : texts.size() - 1 - k;
+        INFO(grammar << " document " << i << (order == 0 ? " forward" : " backward"));
+        CHECK(citations(*x, texts[i]) == alone[i]);
+      }
+    }
+    // A document that points back ("della medesima legge") right after one that cites an act.
+    if (grammar == "it") {
+      const std::string cites = "Vista la legge 7 agosto 1990, n. 241.\n";
+      const std::string back = "Visto l'articolo 3 della medesima legge.\n";
+      const std::string fresh = citations(*load(grammar), back);
+      CHECK(citations(*x, cites) != "");
+      CHECK(citations(*x, back) == fresh);
+    }
+    // A session still open while another starts and ends: the two states are distinct.
+    auto first = x->start();
+    CHECK(citations(*x, texts[0]) == alone[0]);
+    first.reset();
+    CHECK(citations(*x, texts[1]) == alone[1]);
+  }
+}
