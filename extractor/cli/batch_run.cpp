@@ -257,7 +257,11 @@ Status read_head(batch::InputStream& in, std::string& head, std::string& block) 
   while (head.size() < text::kBinaryProbeBytes) {
     if (Status s = in.read(block); !s) return s;
     if (block.empty()) break;
-    head += block;
+    if (head.empty()) {
+      head.swap(block);  // the first block, most often the whole file: not copied
+    } else {
+      head += block;
+    }
   }
   return Status::Ok();
 }
