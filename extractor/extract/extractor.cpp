@@ -273,6 +273,31 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
+// A hash of a short span of unit symbols (the key of the rule answers), eight bytes at a time;
+// transparent, so that a span is looked up without being copied into a string first.
+struct SymbolsHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    auto mix = [&h](std::uint64_t w) {
+      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+    };
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      mix(w);
+    }
+    if (i < s.size()) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, s.size() - i);
+      mix(w);
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
 // The captures of one match by capture id (Engine::capture_names), the set ones flagged.
 class Captures {
  public:
@@ -335,10 +360,9 @@ struct Extractor::Session::State {
   std::unique_ptr<scan::TriggerScanner::Scratch> chooser_scratch;  // with several grammars
   std::vector<std::size_t> chooser_counts;
   UnitText units;
-  Captures caps;           // the captures of the match being read
-  std::string answer_key;  // answers_for()'s lookup key
+  Captures caps;  // the captures of the match being read
   // Per engine: the rule answers for the symbol spans met so far in this document.
-  std::vector<std::unordered_map<std::string, RuleAnswers>> answers;
+  std::vector<std::unordered_map<std::string, RuleAnswers, SymbolsHash, std::equal_to<>>> answers;
   std::vector<std::uint32_t> starts;
   std::vector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
@@ -889,8 +913,8 @@ namespace {
 template <class Engine, class Cache>
 const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringPiece& symbols,
                                std::uint32_t s, std::uint32_t end,
-                               std::vector<re2::StringPiece>& groups, std::string& key) {
-  key.assign(symbols.data() + s, end - s);  // a buffer reused across calls
+                               std::vector<re2::StringPiece>& groups) {
+  const std::string_view key(symbols.data() + s, end - s);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= 4096) cache.clear();
   RuleAnswers a;
@@ -912,7 +936,7 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
       r.captures.push_back({ids[index], b, static_cast<std::uint32_t>(b + gp.size())});
     }
   }
-  return cache.emplace(key, std::move(a)).first->second;
+  return cache.emplace(std::string(key), std::move(a)).first->second;
 }
 
 // `work` parsed, from `cache` or now; the cache is cleared when it grows large (`history`, which
@@ -1031,8 +1055,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       }
       // Which rules match the span, and their captures: a function of the span's symbols
       // alone (the rule programs have no assertions), so the answers are kept per session.
-      const RuleAnswers& answers =
-          answers_for(e, st.answers[ei], symbols, s, end, groups, st.answer_key);
+      const RuleAnswers& answers = answers_for(e, st.answers[ei], symbols, s, end, groups);
       bool emitted = false;
       std::uint32_t resume = end;  // where reading goes on after an emitted citation
       for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
