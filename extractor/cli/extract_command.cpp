@@ -249,7 +249,9 @@ template <class EachChunk>
 Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
                     const std::string& path, const std::string& self, EachChunk&& each_chunk,
                     std::uint64_t max_size = 0, std::uint64_t* bytes = nullptr) {
-  std::vector<extract::Citation> out;
+  // A chunk's citations, and those of the chunk before (read already): the new ones reuse their
+  // strings' memory (Extractor::extract with spares). Kept per thread, from file to file.
+  thread_local std::vector<extract::Citation> out, spare;
   batch::InputStream in;
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
@@ -263,8 +265,9 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
                               ? self
                               : x.document_name(chunk->original));
       }
+      spare.swap(out);
       out.clear();
-      if (Status s = x.extract(*chunk, *session, out); !s) return s;
+      if (Status s = x.extract(*chunk, *session, out, spare); !s) return s;
       each_chunk(out);
     }
     return Status::Ok();

@@ -377,10 +377,11 @@ struct Extractor::Session::State {
   std::uint64_t heading_end = 0;  // text offset: the end of the heading line that named it
   // Buffers of the citation being read, reused: the work's name, the template values of
   // `refers`, the partition items (and those of the act's own words), the reference name.
-  std::string work, measure, year;
+  std::string work, measure, year, ref;
   std::vector<Interpreter::PartitionItem> items, head_items;
-  ActKeys act_keys;  // same_act()'s parsed names
-  int chosen = -1;   // with --jurisdiction auto: the engine this document is read with
+  std::vector<Citation>* spare = nullptr;  // extract()'s citations to reuse, or nullptr
+  ActKeys act_keys;                        // same_act()'s parsed names
+  int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -1342,9 +1343,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           // The reference: the work, or the work and "~" and the partition id. The work is
           // valid (parsed above); with a plain partition id so is the reference (ParsedWork::
           // plain), else the whole name is checked.
-          std::string ref;
-          ref.reserve(work.size() + 1 + item.id.size());
-          ref = work;
+          std::string& ref = st.ref;
+          ref.assign(work);
           if (!item.id.empty()) {
             ref += '~';
             ref += item.id;
@@ -1361,11 +1361,16 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
           const lexicon::Token& t1 =
               u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-          Citation& c = out.emplace_back();
+          // A spare citation keeps the memory of its strings: every field is set here.
+          Citation& c = st.spare == nullptr || st.spare->empty()
+                            ? out.emplace_back()
+                            : out.emplace_back(std::move(st.spare->back()));
+          if (st.spare != nullptr && !st.spare->empty()) st.spare->pop_back();
+          c.start = c.end = c.char_start = c.char_end = 0;  // extract() maps them
           c.text_begin = chunk.text_begin + t0.begin;
           c.text_end = chunk.text_begin + t1.end;
           c.text.assign(text.data() + t0.begin, t1.end - t0.begin);
-          c.urn = std::move(ref);
+          c.urn.assign(ref);
           c.work = work_name;
           c.jurisdiction = jurisdiction;
           c.rule = e.rule_names[static_cast<std::size_t>(id)];
@@ -1404,7 +1409,14 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
 
 Status Extractor::extract(const text::TextView& chunk, Session& session,
                           std::vector<Citation>& out) const {
+  std::vector<Citation> none;
+  return extract(chunk, session, out, none);
+}
+
+Status Extractor::extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
+                          std::vector<Citation>& spare) const {
   Session::State& st = *session.state_;
+  st.spare = nullptr;  // not for the heading pass, whose citations are dropped
   if (chunk.text.size() >= 0xFFFFFFF0u) {
     return make_error(ErrorCode::kLimitExceeded, "a text chunk of 4 GB or more");
   }
@@ -1491,10 +1503,15 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
       st.heading_end = pick->text_end;
     }
   }
+  st.spare = &spare;
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-    if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) return s;
+    if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) {
+      st.spare = nullptr;
+      return s;
+    }
   }
+  st.spare = nullptr;
   // Sort this chunk's citations, drop exact duplicates, map to the original.
   // By start; citations starting together keep the order they were read in (list items).
   auto by_start = [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; };

@@ -81,6 +81,11 @@ class Extractor {
 
   // Appends the citations of `chunk` (chunks of one document, in order) to `out`.
   Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out) const;
+  // The same, the new citations taken from the back of `spare` (citations already read, handed
+  // back: `spare.swap(out)` before the next chunk), so that their strings reuse its memory
+  // instead of allocating their own. The citations are the same either way.
+  Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
+                 std::vector<Citation>& spare) const;
 
   // What each rule match in `text` was made of (plain text, one chunk).
   Result<std::vector<Explanation>> explain(const std::string& text,
