@@ -9,7 +9,6 @@
 #include "extract/extractor.h"
 #include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
@@ -21,16 +20,8 @@ TEST_CASE("names are flagged complete or partial as the citation gives them", "[
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
     const extract::Extractor& x = test::extractor_for(grammar);
-    text::ViewOptions vo;
-    vo.format = text::ViewOptions::FormatChoice::kText;
-    const std::string text = test::unescape(row.fields[2]);
-    auto view = text::make_view(text, vo);
-    REQUIRE(view);
-    auto session = x.start();
-    std::vector<extract::Citation> out;
-    REQUIRE(x.extract(*view, *session, out));
     std::string got;
-    for (const auto& c : out) {
+    for (const auto& c : test::citations_of(x, test::unescape(row.fields[2]))) {
       if (!got.empty()) got += " ; ";
       got += c.urn + (c.complete ? " complete" : " partial");
     }

@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
@@ -18,17 +18,6 @@ std::vector<std::string> grammar_names() {
     if (e.is_directory()) out.push_back(e.path().filename().string());
   }
   std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<extract::Citation> run(const extract::Extractor& x, const std::string& text) {
-  text::ViewOptions vo;
-  vo.format = text::ViewOptions::FormatChoice::kText;
-  auto view = text::make_view(text, vo);
-  REQUIRE(view);
-  auto session = x.start();
-  std::vector<extract::Citation> out;
-  REQUIRE(x.extract(*view, *session, out));
   return out;
 }
 
@@ -52,11 +41,11 @@ TEST_CASE("every grammar rule gives its examples and not its counter-examples", 
     for (const auto& rule : (*hs)->rules()) {
       for (const auto& ex : rule.examples) {
         INFO(rule.file << ":" << ex.line << ": rule " << rule.name << ": " << ex.text);
-        const auto got = run(**hs, ex.text);
+        const auto got = test::citations_of(**hs, ex.text);
         std::vector<std::string> urns;
         for (const auto& c : got) urns.push_back(c.urn);
         CHECK(urns == ex.urns);
-        const auto slow_got = run(**re2, ex.text);
+        const auto slow_got = test::citations_of(**re2, ex.text);
         std::vector<std::string> slow_urns;
         for (const auto& c : slow_got) slow_urns.push_back(c.urn);
         CHECK(slow_urns == urns);
@@ -64,7 +53,7 @@ TEST_CASE("every grammar rule gives its examples and not its counter-examples", 
       }
       for (const auto& ex : rule.counters) {
         INFO(rule.file << ":" << ex.line << ": rule " << rule.name << ", counter: " << ex.text);
-        for (const auto& c : run(**hs, ex.text)) {
+        for (const auto& c : test::citations_of(**hs, ex.text)) {
           CHECK(c.rule != rule.grammar + "/" + rule.name);
         }
       }

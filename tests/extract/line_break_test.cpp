@@ -15,7 +15,6 @@
 #include "extract/extractor.h"
 #include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
@@ -30,16 +29,9 @@ std::string read_file(const std::filesystem::path& p) {
 
 // The names found in `text` (plain text, or HTML), separated by " ; ".
 std::string names(const extract::Extractor& x, const std::string& text, bool html = false) {
-  text::ViewOptions vo;
-  vo.format =
-      html ? text::ViewOptions::FormatChoice::kHtml : text::ViewOptions::FormatChoice::kText;
-  auto view = text::make_view(text, vo);
-  REQUIRE(view);
-  auto session = x.start();
-  std::vector<extract::Citation> got;
-  REQUIRE(x.extract(*view, *session, got));
   std::string urns;
-  for (const auto& c : got) urns += (urns.empty() ? "" : " ; ") + c.urn;
+  for (const auto& c : test::citations_of(x, text, {}, html))
+    urns += (urns.empty() ? "" : " ; ") + c.urn;
   return urns;
 }
 

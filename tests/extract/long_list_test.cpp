@@ -7,7 +7,6 @@
 #include "extract/extractor.h"
 #include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
@@ -23,14 +22,8 @@ TEST_CASE("a list longer than the reading window is read whole", "[extract]") {
     std::string text(row.fields[2]);
     for (std::size_t i = 1; i < n; ++i) text += std::to_string(i) + (i + 1 < n ? ", " : "");
     text += std::string(row.fields[4]) + std::to_string(n) + std::string(row.fields[5]) + "\n";
-    text::ViewOptions vo;
-    vo.format = text::ViewOptions::FormatChoice::kText;
-    auto view = text::make_view(text, vo);
-    REQUIRE(view);
-    const extract::Extractor& x = test::extractor_for(grammar);
-    auto session = x.start();
-    std::vector<extract::Citation> got;
-    REQUIRE(x.extract(*view, *session, got));
+    const std::vector<extract::Citation> got =
+        test::citations_of(test::extractor_for(grammar), text);
     REQUIRE(!got.empty());
     CHECK(got.front().urn == std::string(row.fields[6]));
     CHECK(got.back().urn == std::string(row.fields[7]));

@@ -9,7 +9,6 @@
 #include "extract/extractor.h"
 #include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
@@ -21,15 +20,10 @@ TEST_CASE("references to the document itself need the document's own type", "[ex
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
     const extract::Extractor& x = test::extractor_for(grammar);
-    text::ViewOptions vo;
-    vo.format = text::ViewOptions::FormatChoice::kText;
     const std::string text = test::unescape(row.fields[3]);
-    auto view = text::make_view(text, vo);
-    REQUIRE(view);
     const std::string self(row.fields[2]);
-    auto session = x.start(self == "-" ? std::string() : self);
-    std::vector<extract::Citation> got;
-    REQUIRE(x.extract(*view, *session, got));
+    const std::vector<extract::Citation> got =
+        test::citations_of(x, text, self == "-" ? std::string() : self);
     // An expected name written "URN@TEXT" also checks the text the citation covers.
     const std::string expected(row.fields[4]);
     const auto want = test::split(expected, " ; ");

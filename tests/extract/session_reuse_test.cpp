@@ -11,34 +11,17 @@
 #include <vector>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
-#include "text/view_builder.h"
 
 using namespace lexlink;
 
 namespace {
 
-std::shared_ptr<const extract::Extractor> load(const std::string& grammar) {
-  extract::ExtractorOptions o;
-  o.data_dir = LEXLINK_SOURCE_DIR;
-  o.grammars = {grammar};
-  o.cache_dir = "-";
-  auto x = extract::Extractor::load(o);
-  if (!x) FAIL(x.error().to_string());
-  return std::move(*x);
-}
-
 // The citations of `text` in one session, one line each (offsets, rule, name).
 std::string citations(const extract::Extractor& x, const std::string& text) {
-  text::ViewOptions vo;
-  vo.format = text::ViewOptions::FormatChoice::kText;
-  auto view = text::make_view(text, vo);
-  REQUIRE(view);
-  auto session = x.start();
-  std::vector<extract::Citation> got;
-  REQUIRE(x.extract(*view, *session, got));
   std::string out;
-  for (const auto& c : got) {
+  for (const auto& c : test::citations_of(x, text)) {
     out += std::to_string(c.start) + " " + std::to_string(c.end) + " " + c.rule + " " + c.urn +
            (c.complete ? "" : " partial") + "\n";
   }
@@ -60,8 +43,9 @@ TEST_CASE("a session leaves nothing of its document to the next", "[extract]") {
     }
     REQUIRE(texts.size() >= 4);
     std::vector<std::string> alone;  // each document read by an extractor of its own
-    for (const std::string& t : texts) alone.push_back(citations(*load(grammar), t));
-    const auto x = load(grammar);
+    for (const std::string& t : texts)
+      alone.push_back(citations(*test::load_extractor(grammar), t));
+    const auto x = test::load_extractor(grammar);
     for (int order = 0; order < 2; ++order) {
       for (std::size_t k = 0; k < texts.size(); ++k) {
         const std::size_t i = order == 0 ? k : texts.size() - 1 - k;
@@ -73,7 +57,7 @@ TEST_CASE("a session leaves nothing of its document to the next", "[extract]") {
     if (grammar == "it") {
       const std::string cites = "Vista la legge 7 agosto 1990, n. 241.\n";
       const std::string back = "Visto l'articolo 3 della medesima legge.\n";
-      const std::string fresh = citations(*load(grammar), back);
+      const std::string fresh = citations(*test::load_extractor(grammar), back);
       CHECK(citations(*x, cites) != "");
       CHECK(citations(*x, back) == fresh);
     }
