@@ -218,9 +218,10 @@ namespace {
 // decode, a Unicode property lookup and a fold.
 struct LatinChar {
   Role role = Role::kPunct;
-  bool fast = true;           // false: read by the general path (a fold longer than `fold`)
-  std::uint8_t fold_len = 0;  // letters: the folded form, as fold_letter() gives it
-  char fold[4] = {};
+  // Letters: the folded form, as fold_letter() gives it: an ASCII pair ("ss") or one lower-case
+  // letter of the Basic Multilingual Plane (Ⱥ U+023A -> ⱥ U+2C65), so at most three bytes.
+  std::uint8_t fold_len = 0;
+  char fold[3] = {};
 };
 constexpr char32_t kLatinEnd = 0x280;
 
@@ -233,12 +234,8 @@ struct LatinTable {
       if (c.role != Role::kLetter) continue;
       std::string f;
       fold_letter(cp, f);
-      if (f.size() > sizeof c.fold) {
-        c.fast = false;  // none today: folds here are at most two bytes
-        continue;
-      }
-      c.fold_len = static_cast<std::uint8_t>(f.size());
-      for (std::size_t k = 0; k < f.size(); ++k) c.fold[k] = f[k];
+      c.fold_len = static_cast<std::uint8_t>(std::min(f.size(), sizeof c.fold));
+      for (std::size_t k = 0; k < c.fold_len; ++k) c.fold[k] = f[k];
     }
   }
 };
@@ -359,7 +356,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     char32_t cp = b;
     Role role = Role::kLetter;
     if (cls == kHigh) {
-      if (const char32_t c = latin_at(p + i, n - i); c != 0 && latin[c].fast) {
+      if (const char32_t c = latin_at(p + i, n - i); c != 0) {
         cp = c;
         len = 2;
         role = latin[c].role;
@@ -408,7 +405,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         continue;
       }
       if (k != kHigh) break;
-      if (const char32_t lcp = latin_at(p + i, n - i); lcp != 0 && latin[lcp].fast) {
+      if (const char32_t lcp = latin_at(p + i, n - i); lcp != 0) {
         const LatinChar& lc = latin[lcp];
         if (lc.role == Role::kLetter) {
           out.norms.append(lc.fold, lc.fold_len);
