@@ -976,9 +976,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     const Engine& e = *engines_[ei];
     const grammar::Grammar& g = e.g;
     st.starts.clear();
-    // The heading pass reads the first lines whole, triggers or not.
+    // The heading pass reads the first lines whole, triggers or not. Otherwise only the starts
+    // that make a difference to the windows below are found.
     if (!st.heading_pass) {
-      if (Status s = e.scanner->find_starts(text, *st.scratch[ei], st.starts); !s) return s;
+      if (Status s = e.scanner->find_window_starts(text, static_cast<std::size_t>(g.window_back()),
+                                                   static_cast<std::size_t>(g.window_forward()),
+                                                   st.breaks, *st.scratch[ei], st.starts);
+          !s) {
+        return s;
+      }
       if (st.starts.empty()) return Status::Ok();
     }
     // Windows around trigger starts, within the block that holds the start, merged.

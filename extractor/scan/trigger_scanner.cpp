@@ -203,27 +203,64 @@ Error hs_error(const std::string& what, hs_error_t code) {
 }
 
 struct HsContext {
-  std::string_view text;
-  const HsPattern* patterns;
-  std::size_t pattern_count;
-  std::vector<std::uint32_t>* hits;        // find_starts(): starts
-  std::vector<std::uint64_t>* keyed_hits;  // count_starts(): group << 32 | start
+  std::string_view text;  // the whole text: a match's neighbours are read there
+  const HsPattern* patterns = nullptr;
+  std::size_t pattern_count = 0;
+  std::size_t base = 0;                              // where the scanned block starts in `text`
+  std::size_t limit = 0;                             // starts at or after it are not reported
+  bool first = false;                                // stop at the first start reported
+  bool stopped = false;                              // ... and the scan did
+  std::vector<std::uint32_t>* hits = nullptr;        // scan_range(): starts
+  std::vector<std::uint64_t>* keyed_hits = nullptr;  // count_starts(): group << 32 | start
 };
 
-int on_match(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* ctx) {
-  const auto* c = static_cast<HsContext*>(ctx);
+int on_match(unsigned int id, unsigned long long, unsigned long long end, unsigned int, void* ctx) {
+  auto* c = static_cast<HsContext*>(ctx);
   if (id >= c->pattern_count) return 1;  // not our database: stop
   const HsPattern& p = c->patterns[id];
-  if (to < p.length) return 1;
-  const std::size_t from = to - p.length;
-  if (on_boundaries(c->text, from, to, p.edges)) {
-    if (c->keyed_hits != nullptr) {
-      c->keyed_hits->push_back(std::uint64_t{p.group} << 32 | from);
-    } else {
-      c->hits->push_back(static_cast<std::uint32_t>(from));
-    }
+  if (end < p.length) return 1;
+  const std::size_t to = c->base + end, from = to - p.length;
+  if (from >= c->limit || !on_boundaries(c->text, from, to, p.edges)) return 0;
+  if (c->keyed_hits != nullptr) {
+    c->keyed_hits->push_back(std::uint64_t{p.group} << 32 | from);
+  } else {
+    c->hits->push_back(static_cast<std::uint32_t>(from));
   }
-  return 0;
+  if (!c->first) return 0;
+  c->stopped = true;
+  return 1;
+}
+
+// Sorts and deduplicates starts that come nearly in order (Hyperscan reports by end offset).
+void sort_starts(std::vector<std::uint32_t>& h) {
+  for (std::size_t i = 1; i < h.size(); ++i) {
+    const std::uint32_t v = h[i];
+    std::size_t j = i;
+    for (; j > 0 && h[j - 1] > v; --j) h[j] = h[j - 1];
+    h[j] = v;
+  }
+  h.erase(std::unique(h.begin(), h.end()), h.end());
+}
+
+// Scans text[ctx.base, end) with `db`: a scan the callback stopped is an error unless it stopped
+// at the start it was asked for.
+Status run_hs(const hs_database_t* db, void* scratch, std::size_t end, HsContext& ctx) {
+  if (scratch == nullptr) {
+    return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
+  }
+  const hs_error_t rc =
+      hs_scan(db, ctx.text.data() + ctx.base, static_cast<unsigned>(end - ctx.base), 0,
+              static_cast<hs_scratch_t*>(scratch), on_match, &ctx);
+  if (rc == HS_SCAN_TERMINATED && !ctx.stopped) {
+    return make_error(ErrorCode::kInternal,
+                      "the trigger database does not match its patterns (remove the cache)");
+  }
+  if (rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) return hs_error("hs_scan", rc);
+  return Status::Ok();
+}
+
+Error too_large() {
+  return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
 }
 
 }  // namespace
@@ -249,6 +286,7 @@ Result<std::shared_ptr<const TriggerScanner>> TriggerScanner::compile(
     if (length == 0) return make_error(ErrorCode::kDataError, "a trigger of no fixed length");
     edges.push_back(edges_of(t));
     lengths.push_back(length);
+    s->longest_ = std::max(s->longest_, length);
   }
   if (options.engine == Engine::kRe2) {
     auto r = std::make_unique<Re2>();
@@ -340,28 +378,18 @@ std::unique_ptr<TriggerScanner::Scratch> TriggerScanner::make_scratch() const {
   return scratch;
 }
 
-// Every trigger match on token boundaries in `text`: its start into scratch.hits, or, when
-// `by_group`, its group << 32 | start into scratch.keyed_hits (cleared first).
-Status TriggerScanner::collect(std::string_view text, Scratch& scratch, bool by_group) const {
-  scratch.hits.clear();
+// Every trigger match on token boundaries in `text`: its group << 32 | start into
+// scratch.keyed_hits (cleared first).
+Status TriggerScanner::collect(std::string_view text, Scratch& scratch) const {
   scratch.keyed_hits.clear();
-  if (text.size() >= 0xFFFFFFFFu) {
-    return make_error(ErrorCode::kLimitExceeded, "text chunk of 4 GB or more");
-  }
+  if (text.size() >= 0xFFFFFFFFu) return too_large();
   if (hs_ != nullptr) {
-    if (scratch.hs_scratch == nullptr) {
-      return make_error(ErrorCode::kInternal, "Hyperscan scratch could not be allocated");
-    }
-    HsContext ctx{text, hs_->patterns.data(), hs_->patterns.size(), &scratch.hits,
-                  by_group ? &scratch.keyed_hits : nullptr};
-    const hs_error_t rc = hs_scan(hs_->db, text.data(), static_cast<unsigned>(text.size()), 0,
-                                  static_cast<hs_scratch_t*>(scratch.hs_scratch), on_match, &ctx);
-    if (rc == HS_SCAN_TERMINATED) {
-      return make_error(ErrorCode::kInternal,
-                        "the trigger database does not match its patterns (remove the cache)");
-    }
-    if (rc != HS_SUCCESS) return hs_error("hs_scan", rc);
-    return Status::Ok();
+    HsContext ctx{.text = text,
+                  .patterns = hs_->patterns.data(),
+                  .pattern_count = hs_->patterns.size(),
+                  .limit = text.size(),
+                  .keyed_hits = &scratch.keyed_hits};
+    return run_hs(hs_->db, scratch.hs_scratch, text.size(), ctx);
   }
   std::vector<int> matched;
   for (std::size_t p = 0; p < text.size(); ++p) {
@@ -372,10 +400,6 @@ Status TriggerScanner::collect(std::string_view text, Scratch& scratch, bool by_
     for (int id : matched) {
       const auto i = static_cast<std::size_t>(id);
       if (!on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) continue;
-      if (!by_group) {
-        scratch.hits.push_back(static_cast<std::uint32_t>(p));
-        break;  // one start is enough
-      }
       const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
       scratch.keyed_hits.push_back(group << 32 | p);
     }
@@ -383,26 +407,128 @@ Status TriggerScanner::collect(std::string_view text, Scratch& scratch, bool by_
   return Status::Ok();
 }
 
+Status TriggerScanner::scan_range(std::string_view text, std::size_t from, std::size_t to,
+                                  bool first, Scratch& scratch) const {
+  const std::size_t n = text.size();
+  auto inside_char = [&](std::size_t k) {
+    return k < n && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80;
+  };
+  while (inside_char(from)) ++from;  // a trigger starts on a character
+  to = std::min(to, n);
+  if (from >= to) return Status::Ok();
+  if (hs_ != nullptr) {
+    // The block reaches the end of the longest trigger that starts before `to`.
+    std::size_t end = std::min(n, to + longest_);
+    while (inside_char(end)) ++end;
+    HsContext ctx{.text = text,
+                  .patterns = hs_->patterns.data(),
+                  .pattern_count = hs_->patterns.size(),
+                  .base = from,
+                  .limit = to,
+                  .first = first,
+                  .hits = &scratch.hits};
+    return run_hs(hs_->db, scratch.hs_scratch, end, ctx);
+  }
+  std::vector<int> matched;
+  for (std::size_t p = from; p < to; ++p) {
+    if (inside_char(p)) continue;
+    const re2::StringPiece rest(text.data() + p, n - p);
+    matched.clear();
+    if (!re2_->set->Match(rest, &matched)) continue;
+    for (int id : matched) {
+      const auto i = static_cast<std::size_t>(id);
+      if (!on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) continue;
+      scratch.hits.push_back(static_cast<std::uint32_t>(p));
+      if (first) return Status::Ok();
+      break;  // one start is enough
+    }
+  }
+  return Status::Ok();
+}
+
 Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
                                    std::vector<std::uint32_t>& starts) const {
-  if (Status s = collect(text, scratch, false); !s) return s;
-  // Hyperscan reports by end offset, so starts are nearly in order: insertion sort.
+  if (text.size() >= 0xFFFFFFFFu) return too_large();
+  scratch.hits.clear();
+  if (Status s = scan_range(text, 0, text.size(), false, scratch); !s) return s;
+  sort_starts(scratch.hits);
+  starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
+  return Status::Ok();
+}
+
+Status TriggerScanner::find_window_starts(std::string_view text, std::size_t back,
+                                          std::size_t forward,
+                                          const std::vector<std::uint64_t>& breaks,
+                                          Scratch& scratch,
+                                          std::vector<std::uint32_t>& starts) const {
+  const std::size_t n = text.size();
+  if (n >= 0xFFFFFFFFu) return too_large();
+  const std::size_t reach = std::max<std::size_t>(back + forward, 1);
+  // Short blocks (HTML paragraphs, list items) leave nothing to skip: they are read whole, many
+  // at a time, so that a scan's fixed cost (about 500 instructions) is spread over this much.
+  constexpr std::size_t kShortRead = 4096;
   std::vector<std::uint32_t>& h = scratch.hits;
-  for (std::size_t i = 1; i < h.size(); ++i) {
-    const std::uint32_t v = h[i];
-    std::size_t j = i;
-    for (; j > 0 && h[j - 1] > v; --j) h[j] = h[j - 1];
-    h[j] = v;
+  // Every start before `next` is kept or need not be; `last` is the last start kept.
+  std::size_t next = 0, last = 0;
+  bool have_last = false;
+  auto keep_all = [&](std::size_t from, std::size_t to) -> Status {
+    h.clear();
+    if (Status s = scan_range(text, from, to, false, scratch); !s) return s;
+    sort_starts(h);
+    starts.insert(starts.end(), h.begin(), h.end());
+    if (!h.empty()) {
+      last = h.back();
+      have_last = true;
+    }
+    return Status::Ok();
+  };
+  auto brk = breaks.begin();  // the first break after `next`
+  while (next < n) {
+    while (brk != breaks.end() && *brk <= next) ++brk;
+    const std::size_t block_end =
+        brk == breaks.end() ? n : static_cast<std::size_t>(std::min<std::uint64_t>(*brk, n));
+    const std::size_t block_begin =
+        brk == breaks.begin() ? 0 : static_cast<std::size_t>(*(brk - 1));
+    if (!have_last || last < block_begin || last + reach < next) {
+      // No kept start in this block whose window the next ones could merge with: the next
+      // stretch is read whole.
+      const std::size_t to = std::min(n, next + (block_end - next < reach ? kShortRead : reach));
+      if (Status s = keep_all(next, to); !s) return s;
+      next = to;
+      continue;
+    }
+    if (last + forward >= block_end) {
+      // The window of `last` reaches the end of its block, and so covers the window of every
+      // start after it there.
+      next = block_end;
+      continue;
+    }
+    // A start after `last` in its block and within its reach merges its window with that of
+    // `last`: one found in the second half of the reach, by a scan that stops at the first it
+    // finds, leaves the starts between the two unread.
+    const std::size_t end = std::min(block_end, last + reach + 1);
+    const std::size_t probe = std::min(end, std::max(next, last + reach / 2));
+    h.clear();
+    if (probe < end) {
+      if (Status s = scan_range(text, probe, end, true, scratch); !s) return s;
+    }
+    if (!h.empty()) {
+      starts.push_back(h.front());
+      last = h.front();
+      next = last + 1;
+      continue;
+    }
+    // None there: every start before the probe is kept.
+    if (Status s = keep_all(next, probe); !s) return s;
+    next = end;
   }
-  h.erase(std::unique(h.begin(), h.end()), h.end());
-  starts.insert(starts.end(), h.begin(), h.end());
   return Status::Ok();
 }
 
 Status TriggerScanner::count_starts(std::string_view text, Scratch& scratch,
                                     std::vector<std::size_t>& counts) const {
   counts.assign(group_count_, 0);
-  if (Status s = collect(text, scratch, true); !s) return s;
+  if (Status s = collect(text, scratch); !s) return s;
   std::vector<std::uint64_t>& keyed = scratch.keyed_hits;
   std::sort(keyed.begin(), keyed.end());
   keyed.erase(std::unique(keyed.begin(), keyed.end()), keyed.end());

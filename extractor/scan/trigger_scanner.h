@@ -54,6 +54,19 @@ class TriggerScanner {
   Status find_starts(std::string_view text, Scratch& scratch,
                      std::vector<std::uint32_t>& starts) const;
 
+  // The starts that decide the windows [start - back, start + forward) the extractor reads,
+  // each clipped to its block (blocks begin at the sorted offsets `breaks`): find_starts() less
+  // starts whose windows those of the kept ones cover, namely a start
+  // - between two kept ones at most back + forward bytes apart in its block (the windows of the
+  //   two merge and cover it), or
+  // - after a kept one in its block whose window reaches the block's end.
+  // So the kept starts open the same windows as all of them, and the text between such kept
+  // starts is not scanned: in legal text, where a trigger comes every hundred bytes or so, most
+  // of it. Sorted and unique, appended to `starts`.
+  Status find_window_starts(std::string_view text, std::size_t back, std::size_t forward,
+                            const std::vector<std::uint64_t>& breaks, Scratch& scratch,
+                            std::vector<std::uint32_t>& starts) const;
+
   // For each group, how many unique start offsets its triggers have in `text`: what
   // find_starts() would report for a scanner of that group's triggers alone. One scan for all
   // groups (choosing a grammar per document scans once, not once per grammar).
@@ -65,7 +78,12 @@ class TriggerScanner {
 
  private:
   TriggerScanner() = default;
-  Status collect(std::string_view text, Scratch& scratch, bool by_group) const;
+  Status collect(std::string_view text, Scratch& scratch) const;
+  // The trigger starts in [from, to) of `text` (a trigger starting before `to` is read whole):
+  // every one appended to scratch.hits, unsorted, or with `first` at most one (the scan stops at
+  // the first it finds, not necessarily the leftmost).
+  Status scan_range(std::string_view text, std::size_t from, std::size_t to, bool first,
+                    Scratch& scratch) const;
   struct Hs;
   struct Re2;
   Engine engine_ = Engine::kHyperscan;
@@ -74,6 +92,7 @@ class TriggerScanner {
   std::unique_ptr<Re2> re2_;
   std::vector<std::uint32_t> groups_;  // per trigger; empty: one group
   std::size_t group_count_ = 1;
+  std::size_t longest_ = 0;  // the longest trigger, in bytes
 };
 
 class TriggerScanner::Scratch {

@@ -6,8 +6,6 @@
 // back as spares (Extractor::extract's reuse of their strings).
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "extract/extractor.h"
 #include "support/test_support.h"
@@ -16,13 +14,6 @@
 using namespace lexlink;
 
 namespace {
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // One line per citation: original span, code point span, names and the rest of its fields.
 // With `spare`, the citations of each chunk are handed back as spares for the next.
@@ -73,13 +64,7 @@ std::vector<std::string> citations(const extract::Extractor& x, const std::strin
 
 TEST_CASE("citations do not depend on where the text is cut into chunks", "[extract]") {
   namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (const auto& corpus : fs::directory_iterator(test::data_path("corpora"))) {
-    if (!fs::is_directory(corpus.path() / "text")) continue;
-    for (const auto& file : fs::directory_iterator(corpus.path() / "text")) {
-      if (file.path().extension() == ".txt") files.push_back(file.path());
-    }
-  }
+  std::vector<fs::path> files = test::corpus_texts();
   for (const auto& file : fs::directory_iterator(test::data_path("tests/data/extract/chunking"))) {
     if (file.path().extension() == ".txt") files.push_back(file.path());
   }
@@ -92,7 +77,7 @@ TEST_CASE("citations do not depend on where the text is cut into chunks", "[extr
   std::size_t found = 0, self_references = 0;
   std::vector<extract::Citation> spare;  // from document to document
   for (const fs::path& path : files) {
-    const std::string doc = read_file(path);
+    const std::string doc = test::read_file(path);
     INFO(path.string());
     const auto whole = citations(**x, doc, 0);
     CHECK(citations(**x, doc, 64 << 10) == whole);

@@ -5,10 +5,8 @@
 // document, which gives the names the document gives unwrapped.
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,13 +17,6 @@
 using namespace lexlink;
 
 namespace {
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The names found in `text` (plain text, or HTML), separated by " ; ".
 std::string names(const extract::Extractor& x, const std::string& text, bool html = false) {
@@ -66,8 +57,8 @@ TEST_CASE("line breaks end citations only where lines are elements", "[extract]"
     INFO(table.path() << ":" << row.line << ": " << row.fields[0]);
     const std::string grammar(row.fields[1]);
     const std::string text =
-        read_file(std::filesystem::path(LEXLINK_SOURCE_DIR) / "tests" / "data" / "extract" /
-                  "line-breaks" / std::string(row.fields[2]));
+        test::read_file(std::filesystem::path(LEXLINK_SOURCE_DIR) / "tests" / "data" / "extract" /
+                        "line-breaks" / std::string(row.fields[2]));
     REQUIRE(!text.empty());
     const std::string file(row.fields[2]);
     const bool html = file.size() > 5 && file.compare(file.size() - 5, 5, ".html") == 0;
@@ -91,7 +82,7 @@ TEST_CASE("a hard-wrapped document gives the names it gives unwrapped", "[extrac
   for (const auto& e :
        std::filesystem::directory_iterator(std::filesystem::path(LEXLINK_SOURCE_DIR) / "corpora" /
                                            "it-normattiva-gazzetta-civica" / "text")) {
-    const std::string text = read_file(e.path());
+    const std::string text = test::read_file(e.path());
     INFO(e.path().filename().string());
     const auto whole = split(names(x, text));
     const auto wrapped = split(names(x, hard_wrap(text, 78)));

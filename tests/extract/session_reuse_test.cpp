@@ -4,9 +4,6 @@
 // and read after all the others, in both orders, with sessions ending between documents.
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,13 +31,7 @@ TEST_CASE("a session leaves nothing of its document to the next", "[extract]") {
   for (const auto& [grammar, folder] : std::vector<std::pair<std::string, std::string>>{
            {"it", "it-normattiva-gazzetta-civica"}, {"br", "br-lexml-eta"}}) {
     std::vector<std::string> texts;
-    for (const auto& f :
-         std::filesystem::directory_iterator(test::data_path("corpora/" + folder + "/text"))) {
-      std::ifstream in(f.path(), std::ios::binary);
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      texts.push_back(ss.str());
-    }
+    for (const auto& f : test::corpus_texts(folder)) texts.push_back(test::read_file(f));
     REQUIRE(texts.size() >= 4);
     std::vector<std::string> alone;  // each document read by an extractor of its own
     for (const std::string& t : texts)

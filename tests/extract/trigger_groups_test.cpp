@@ -2,9 +2,6 @@
 // find_starts() of a scanner of that group's triggers alone finds (the grammar chooser of
 // `--jurisdiction auto` relies on it), with Hyperscan and with RE2, on every bundled corpus text.
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "scan/trigger_scanner.h"
 #include "support/test_support.h"
@@ -32,28 +29,22 @@ TEST_CASE("grouped trigger counts equal each group's own scanner", "[extract][sc
     REQUIRE(combined);
     auto cs = (*combined)->make_scratch();
     std::size_t texts = 0, found = 0;
-    for (const auto& corpus : std::filesystem::directory_iterator(test::data_path("corpora"))) {
-      if (!std::filesystem::is_directory(corpus.path() / "text")) continue;
-      for (const auto& file : std::filesystem::directory_iterator(corpus.path() / "text")) {
-        std::ifstream in(file.path(), std::ios::binary);
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        const std::string text = ss.str().substr(0, 200000);
-        INFO(file.path().string());
-        std::vector<std::size_t> counts;
-        REQUIRE((*combined)->count_starts(text, *cs, counts));
-        REQUIRE(counts.size() == groups.size());
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-          auto alone = scan::TriggerScanner::compile(groups[g], o);
-          REQUIRE(alone);
-          auto sc = (*alone)->make_scratch();
-          std::vector<std::uint32_t> starts;
-          REQUIRE((*alone)->find_starts(text, *sc, starts));
-          CHECK(counts[g] == starts.size());
-          found += starts.size();
-        }
-        ++texts;
+    for (const auto& file : test::corpus_texts()) {
+      const std::string text = test::read_file(file).substr(0, 200000);
+      INFO(file.string());
+      std::vector<std::size_t> counts;
+      REQUIRE((*combined)->count_starts(text, *cs, counts));
+      REQUIRE(counts.size() == groups.size());
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        auto alone = scan::TriggerScanner::compile(groups[g], o);
+        REQUIRE(alone);
+        auto sc = (*alone)->make_scratch();
+        std::vector<std::uint32_t> starts;
+        REQUIRE((*alone)->find_starts(text, *sc, starts));
+        CHECK(counts[g] == starts.size());
+        found += starts.size();
       }
+      ++texts;
     }
     CHECK(texts >= 10);
     CHECK(found > 1000);

@@ -27,6 +27,26 @@ TsvFile load_table(const std::string& relative, const std::vector<std::string>& 
   return std::move(*file);
 }
 
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) FAIL("cannot read " << path.string());
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::filesystem::path> corpus_texts(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& corpus : fs::directory_iterator(data_path("corpora"))) {
+    if (!folder.empty() && corpus.path().filename() != folder) continue;
+    if (!fs::is_directory(corpus.path() / "text")) continue;
+    for (const auto& file : fs::directory_iterator(corpus.path() / "text")) {
+      if (file.path().extension() == ".txt") files.push_back(file.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::string unescape(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -3,6 +3,7 @@
 // ../shared);
 // - load_table(): a TSV table of cases (the same format as lexicons, see lexicons/README.md);
 // - unescape(): "\t \n \\ \xNN" escapes so tables can hold any byte;
+// - read_file(), corpus_texts(): a file's bytes; the bundled corpus texts;
 // - run_cli(): runs build/lexlink with arguments and standard input, captures both outputs;
 // - TempDir: a fresh folder under /tmp for one test, removed at the end.
 #pragma once
@@ -21,6 +22,13 @@ std::string data_path(const std::string& relative);
 TsvFile load_table(const std::string& relative, const std::vector<std::string>& header);
 
 std::string unescape(std::string_view s);
+
+// The bytes of a file; fails the test when it cannot be read.
+std::string read_file(const std::filesystem::path& path);
+
+// The bundled corpus texts, corpora/FOLDER/text/*.txt (every folder when `folder` is empty),
+// sorted by path.
+std::vector<std::filesystem::path> corpus_texts(const std::string& folder = {});
 
 struct CliResult {
   int exit_code = -1;
