@@ -364,7 +364,7 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers, SymbolsHash, std::equal_to<>>> answers;
   std::vector<std::uint32_t> starts;
-  std::vector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
+  PodVector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
   std::unordered_map<std::string, ParsedWork> parsed_works;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks

@@ -18,7 +18,7 @@ std::size_t line_width(std::string_view line) {
 void build_units(const grammar::Grammar& g, std::string_view text,
                  const std::vector<std::pair<std::size_t, std::size_t>>& windows,
                  const std::vector<std::uint64_t>& breaks, const UnitReading& reading, UnitText& u,
-                 std::vector<std::uint32_t>& word_ids) {
+                 PodVector<std::uint32_t>& word_ids) {
   u.clear();
   u.tokens.source = text;
   const bool lines_are_blocks = reading.lines_are_blocks;
@@ -86,38 +86,40 @@ void build_units(const grammar::Grammar& g, std::string_view text,
         if (k < end_token) toks[k].newlines_before = 2;
       }
     }
-    // At most a break and a unit per token, plus the leading break: symbols are written in
-    // place and the string cut to length after the window.
+    // At most a break and a unit per token, plus the leading break: units and symbols are
+    // written in place and cut to length after the window.
+    const std::size_t most = 2 * (end_token - first_token) + 1;
     std::size_t sym = u.symbols.size();
-    u.symbols.resize(sym + 2 * (end_token - first_token) + 1);
+    u.symbols.resize(sym + most);
     char* const symbols = u.symbols.data();
-    u.units.push_back(Unit{});
+    make_room(u.units, most);
+    const std::size_t first_unit = u.units.size();
+    u.units.resize(first_unit + most);
+    Unit* unit = u.units.data() + first_unit;
+    *unit++ = kBreakUnit;
     symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
     for (std::size_t t = first_token; t < end_token;) {
       const lexicon::Token& tok = toks[t];
       if (t > first_token && tok.newlines_before >= 2) {
-        u.units.push_back(Unit{});
+        *unit++ = kBreakUnit;
         symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
       }
       const lexicon::PhraseMatch m = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
                                                     static_cast<std::uint32_t>(end_token));
-      Unit unit;
-      unit.first_token = static_cast<std::uint32_t>(t);
       if (m.cls >= 0) {
-        unit.token_count = m.count;
-        unit.cls = m.cls;
-        unit.row = m.row;
+        *unit++ = Unit{static_cast<std::uint32_t>(t), m.count, m.cls, m.row};
         symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
+        t += m.count;
       } else {
-        unit.token_count = 1;
+        *unit++ = Unit{static_cast<std::uint32_t>(t), 1, -1, 0};
         symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
+        ++t;
       }
-      u.units.push_back(unit);
-      t += unit.token_count;
     }
     u.symbols.resize(sym);
+    u.units.resize(static_cast<std::size_t>(unit - u.units.data()));
   }
-  u.units.push_back(Unit{});
+  u.units.push_back(kBreakUnit);
   u.symbols += static_cast<char>(grammar::symbol::kBreak);
 }
 

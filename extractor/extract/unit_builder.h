@@ -31,7 +31,7 @@ struct UnitReading {
 void build_units(const grammar::Grammar& g, std::string_view text,
                  const std::vector<std::pair<std::size_t, std::size_t>>& windows,
                  const std::vector<std::uint64_t>& breaks, const UnitReading& reading, UnitText& u,
-                 std::vector<std::uint32_t>& word_ids);
+                 PodVector<std::uint32_t>& word_ids);
 
 // Code points of a line, trailing white space left out.
 std::size_t line_width(std::string_view line);

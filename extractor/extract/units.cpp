@@ -445,7 +445,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   if (part_cls < 0) return false;
   if (!scratch_) scratch_ = std::make_unique<Scratch>();
   Scratch& sc = *scratch_;
-  const std::vector<lexicon::Token>& toks = u_.tokens.tokens;
+  const auto& toks = u_.tokens.tokens;
 
   auto single_letter = [&](std::uint32_t at) -> char {
     if (at >= s.end || u_.units[at].token_count != 1) return 0;

@@ -12,22 +12,27 @@
 #include <string_view>
 #include <vector>
 
+#include "common/pod_vector.h"
 #include "grammar/grammar.h"
 #include "lexicon/tokenizer.h"
 
 namespace lexlink::extract {
 
+// Written whole by the unit builder (no default values: the unit buffer grows without writing
+// its new elements).
 struct Unit {
-  std::uint32_t first_token = 0;
-  std::uint32_t token_count = 0;  // 0 for a break between windows
-  std::int32_t cls = -1;          // lexicon class, -1 for a single token
-  std::uint32_t row = 0;          // lexicon row when cls >= 0
+  std::uint32_t first_token;
+  std::uint32_t token_count;  // 0 for a break between windows
+  std::int32_t cls;           // lexicon class, -1 for a single token
+  std::uint32_t row;          // lexicon row when cls >= 0
 };
+// The unit of a break between windows and blocks.
+constexpr Unit kBreakUnit{0, 0, -1, 0};
 
 // The units of the windows of one chunk, their tokens and one symbol byte per unit.
 struct UnitText {
   lexicon::Tokens tokens;
-  std::vector<Unit> units;
+  PodVector<Unit> units;
   std::string symbols;
   void clear() {
     tokens.clear();

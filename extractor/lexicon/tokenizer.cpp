@@ -259,45 +259,52 @@ inline char32_t latin_at(const char* p, std::size_t left) {
 // read (the hot path: the text's bytes are looked up while they are at hand).
 template <bool kIds>
 void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex* index,
-                   std::vector<std::uint32_t>* ids) {
+                   PodVector<std::uint32_t>* ids) {
   const std::size_t n = text.size();
   const char* const p = text.data();
-  // Room for the worst case up front (a token per byte; a normal form at most three bytes per
-  // byte: an invalid byte reads as U+FFFD), so the loop below never reallocates.
-  auto make_room = [](auto& v, std::size_t more) {  // growing geometrically over many calls
-    if (v.capacity() - v.size() < more) v.reserve(std::max(v.size() + more, 2 * v.capacity()));
-  };
-  make_room(out.tokens, n);
+  // The worst case up front: a token per byte, a normal form of at most three bytes per byte (an
+  // invalid byte reads as U+FFFD). Tokens and ids are written through pointers into buffers grown
+  // to that (without writing them: PodVector) and cut to what was written at the end; `norms`
+  // only has room made, so appending to it never reallocates.
   make_room(out.norms, 3 * n);
-  if constexpr (kIds) make_room(*ids, n);
+  make_room(out.tokens, n);
+  const std::size_t first_token = out.tokens.size();
+  out.tokens.resize(first_token + n);
+  Token* tok = out.tokens.data() + first_token;
+  std::uint32_t* id = nullptr;
+  std::size_t first_id = 0;
+  if constexpr (kIds) {
+    first_id = ids->size();
+    make_room(*ids, n);
+    ids->resize(first_id + n);
+    id = ids->data() + first_id;
+  }
   const char* const end_of_text = p + n;
   const std::array<LatinChar, kLatinEnd>& latin = latin_table().chars;
   std::size_t i = 0;
   std::uint8_t newlines = 0;
   // Appends the token [at, end) whose normal form is the text itself.
   auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind) {
-    Token t;
-    t.begin = static_cast<std::uint32_t>(base + at);
-    t.end = static_cast<std::uint32_t>(base + end);
-    t.norm_begin = static_cast<std::uint32_t>(out.norms.size());
-    t.kind = kind;
-    t.norm_in_source = true;
-    t.newlines_before = newlines;
+    *tok++ = Token{static_cast<std::uint32_t>(base + at),
+                   static_cast<std::uint32_t>(base + end),
+                   static_cast<std::uint32_t>(out.norms.size()),
+                   0,
+                   kind,
+                   true,
+                   newlines};
     newlines = 0;
-    out.tokens.push_back(t);
   };
   // Appends the token [at, end) whose normal form was appended to `norms` from `norm_begin`.
   auto push_norm = [&](std::size_t at, std::size_t end, TokenKind kind, std::size_t norm_begin) {
-    Token t;
-    t.begin = static_cast<std::uint32_t>(base + at);
-    t.end = static_cast<std::uint32_t>(base + end);
-    t.norm_begin = static_cast<std::uint32_t>(norm_begin);
-    t.norm_len =
-        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - norm_begin, 0xFFFF));
-    t.kind = kind;
-    t.newlines_before = newlines;
+    *tok++ = Token{
+        static_cast<std::uint32_t>(base + at),
+        static_cast<std::uint32_t>(base + end),
+        static_cast<std::uint32_t>(norm_begin),
+        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - norm_begin, 0xFFFF)),
+        kind,
+        false,
+        newlines};
     newlines = 0;
-    out.tokens.push_back(t);
   };
   while (i < n) {
     const auto b = static_cast<unsigned char>(p[i]);
@@ -322,7 +329,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
           }
           push_norm(i, k, TokenKind::kWord, norm_begin);
         }
-        if constexpr (kIds) ids->push_back(index->find_ascii(p + i, k - i, end_of_text));
+        if constexpr (kIds) *id++ = index->find_ascii(p + i, k - i, end_of_text);
         i = k;
         while (i < n && p[i] == ' ') ++i;
         continue;
@@ -341,13 +348,13 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       std::size_t e = i + 1;
       while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kDigit) ++e;
       push_source(i, e, TokenKind::kNumber);  // digits are their own normal form
-      if constexpr (kIds) ids->push_back(index->find_ascii(p + i, e - i, end_of_text));
+      if constexpr (kIds) *id++ = index->find_ascii(p + i, e - i, end_of_text);
       i = e;
       continue;
     }
     if (cls == kPunct) {
       push_source(i, i + 1, TokenKind::kPunct);
-      if constexpr (kIds) ids->push_back(index->find(std::string_view(p + i, 1)));
+      if constexpr (kIds) *id++ = index->find(std::string_view(p + i, 1));
       ++i;
       continue;
     }
@@ -382,8 +389,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         append_punct_norm(cp, text.substr(i, len), out.norms);
       }
       push_norm(i, i + len, TokenKind::kPunct, norm_begin);
-      if constexpr (kIds)
-        ids->push_back(index->find(std::string_view(out.norms).substr(norm_begin)));
+      if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
       i += len;
       continue;
     }
@@ -427,8 +433,11 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       i += l;
     }
     push_norm(word_begin, i, TokenKind::kWord, norm_begin);
-    if constexpr (kIds) ids->push_back(index->find(std::string_view(out.norms).substr(norm_begin)));
+    if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
   }
+  const auto written = static_cast<std::size_t>(tok - (out.tokens.data() + first_token));
+  out.tokens.resize(first_token + written);
+  if constexpr (kIds) ids->resize(first_id + written);
 }
 
 }  // namespace
@@ -439,7 +448,7 @@ void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
 }
 
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
-              std::vector<std::uint32_t>& ids) {
+              PodVector<std::uint32_t>& ids) {
   if (out.source.empty() && base == 0) out.source = text;
   tokenize_impl<true>(text, out, base, &index, &ids);
 }

@@ -18,24 +18,28 @@
 #include <string_view>
 #include <vector>
 
+#include "common/pod_vector.h"
+
 namespace lexlink::lexicon {
 
 enum class TokenKind : std::uint8_t { kWord, kNumber, kPunct };
 
+// Written whole by the tokenizer (no default values: the token buffer grows without writing its
+// new elements).
 struct Token {
-  std::uint32_t begin = 0;  // byte span in the tokenized text
-  std::uint32_t end = 0;
-  std::uint32_t norm_begin = 0;  // the normalised form: Tokens::norms[norm_begin, +norm_len),
-  std::uint16_t norm_len = 0;    // or the token's own text when norm_in_source is set
-  TokenKind kind = TokenKind::kWord;
-  bool norm_in_source = false;  // the text is already normal (lower-case ASCII, digits)
+  std::uint32_t begin;  // byte span in the tokenized text
+  std::uint32_t end;
+  std::uint32_t norm_begin;  // the normalised form: Tokens::norms[norm_begin, +norm_len),
+  std::uint16_t norm_len;    // or the token's own text when norm_in_source is set
+  TokenKind kind;
+  bool norm_in_source;  // the text is already normal (lower-case ASCII, digits)
   // The white space before this token holds a line break (plain-text paragraphs are told apart
   // by a blank line: newlines_before >= 2).
-  std::uint8_t newlines_before = 0;
+  std::uint8_t newlines_before;
 };
 
 struct Tokens {
-  std::vector<Token> tokens;
+  PodVector<Token> tokens;
   std::string norms;  // every token's normalised form, back to back
   // The text the tokens' spans point into (offset 0 = its first byte). Set by tokenize() when
   // it is empty; a caller tokenizing pieces of a larger text sets it to that text first.
@@ -60,7 +64,7 @@ class WordIndex;
 // The same, and appends the id of each token's normal form in `index` (WordIndex::kMissing when
 // it has none) to `ids`, one per token appended.
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
-              std::vector<std::uint32_t>& ids);
+              PodVector<std::uint32_t>& ids);
 
 // The normalised form of one word or phrase as the tokenizer would produce it, tokens joined by
 // a single space ("D. Lgs." -> "d . lgs ."). For lexicon keys and messages.

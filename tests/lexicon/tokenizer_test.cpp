@@ -53,7 +53,7 @@ TEST_CASE("the tokenizer gives the tokens of its table", "[lexicon]") {
     lexicon::WordIndex index;
     index.build({"legge", "constituicao", "§", "-"});
     lexicon::Tokens t2;
-    std::vector<std::uint32_t> ids;
+    PodVector<std::uint32_t> ids;
     lexicon::tokenize(text, t2, 0, index, ids);
     CHECK(norms_of(t2) == norms_of(t));
     CHECK(kinds_of(t2) == kinds_of(t));
