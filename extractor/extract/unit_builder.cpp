@@ -43,47 +43,49 @@ void build_units(const grammar::Grammar& g, std::string_view text,
     // `line-break = paragraph`: every line is a block of its own (text where each element of
     // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings),
     // except in a hard-wrapped document, where a line filled to the width goes on on the next.
-    if (lines_are_blocks && reading.wrap_width == 0) {
-      for (std::size_t t = first_token + 1; t < end_token; ++t) {
-        if (toks[t].newlines_before == 1) toks[t].newlines_before = 2;
-      }
-    } else if (lines_are_blocks) {
-      const std::size_t wrap = reading.wrap_width, full = wrap - wrap / 5;
-      for (std::size_t t = first_token + 1; t < end_token; ++t) {
-        lexicon::Token& tok = toks[t];
-        if (tok.newlines_before != 1) continue;
+    // The same pass notes the tokens that start a line, for the headings below.
+    std::vector<std::uint32_t>& line_starts = u.line_starts;
+    line_starts.clear();
+    if (first_token < end_token &&
+        (toks[first_token].begin == 0 || text[toks[first_token].begin - 1] == '\n')) {
+      line_starts.push_back(static_cast<std::uint32_t>(first_token));
+    }
+    const std::size_t wrap = reading.wrap_width, full = wrap - wrap / 5;
+    for (std::size_t t = first_token + 1; t < end_token; ++t) {
+      lexicon::Token& tok = toks[t];
+      if (tok.newlines_before == 0) continue;
+      line_starts.push_back(static_cast<std::uint32_t>(t));
+      if (!lines_are_blocks || tok.newlines_before != 1) continue;
+      if (wrap != 0) {
         const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
         const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);
         const std::size_t from = prev == std::string_view::npos ? 0 : prev + 1;
         if (nl != std::string_view::npos && line_width(text.substr(from, nl - from)) >= full) {
           continue;
         }
-        tok.newlines_before = 2;
       }
+      tok.newlines_before = 2;
     }
     // A line holding only a partition word and its number ("Art. 1º", "Articolo 5") is a
     // heading of the document's own structure: it joins no citation.
     const int part_cls = g.partitions_class();
-    for (std::size_t t = first_token; part_cls >= 0 && t < end_token; ++t) {
-      const bool line_start = t == first_token
-                                  ? (toks[t].begin == 0 || text[toks[t].begin - 1] == '\n')
-                                  : toks[t].newlines_before >= 1;
-      if (!line_start) continue;
+    for (std::size_t k = 0; part_cls >= 0 && k < line_starts.size(); ++k) {
+      const std::size_t t = line_starts[k];
       const lexicon::PhraseMatch pm = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
                                                      static_cast<std::uint32_t>(end_token));
       if (pm.cls != part_cls) continue;
-      std::size_t k = t + pm.count, values = 0;
+      std::size_t k2 = t + pm.count, values = 0;
       bool number = false;
-      while (k < end_token && toks[k].newlines_before == 0 && values < 4) {
-        number = number || toks[k].kind == lexicon::TokenKind::kNumber;
-        ++k;
+      while (k2 < end_token && toks[k2].newlines_before == 0 && values < 4) {
+        number = number || toks[k2].kind == lexicon::TokenKind::kNumber;
+        ++k2;
         ++values;
       }
       const bool line_ends =
-          k == end_token ? hi == text.size() || text[hi] == '\n' : toks[k].newlines_before >= 1;
+          k2 == end_token ? hi == text.size() || text[hi] == '\n' : toks[k2].newlines_before >= 1;
       if (number && line_ends && values <= 3) {
         toks[t].newlines_before = 2;
-        if (k < end_token) toks[k].newlines_before = 2;
+        if (k2 < end_token) toks[k2].newlines_before = 2;
       }
     }
     // At most a break and a unit per token, plus the leading break: units and symbols are

@@ -34,6 +34,7 @@ struct UnitText {
   lexicon::Tokens tokens;
   PodVector<Unit> units;
   std::string symbols;
+  std::vector<std::uint32_t> line_starts;  // the unit builder's scratch
   void clear() {
     tokens.clear();
     units.clear();

@@ -199,6 +199,7 @@ void Lexicon::reindex() {
     by_first_id_[first_id] = {begin, static_cast<std::uint32_t>(id_entries_.size())};
   }
   firsts_.assign(list.size(), First{});
+  first_count_ = static_cast<std::uint32_t>(firsts_.size());
   for (std::size_t k = 0; k < list.size(); ++k) {
     First& f = firsts_[k];
     bool single_seen = false;

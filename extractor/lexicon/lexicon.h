@@ -77,18 +77,18 @@ class Lexicon {
   // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
   // only.
   void add_words(const std::vector<std::string>& norms);
-  // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`.
+  // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`, and `end`
+  // at most the number of tokens.
   PhraseMatch longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
                          std::uint32_t end) const {
     // Most words of a text start no phrase, and most that do are followed by a word that no
     // longer phrase goes on with: both answered here, inline, from what the first word allows.
     const std::uint32_t id = ids[i];
-    if (id >= firsts_.size()) return PhraseMatch{};
+    if (id >= first_count_) return PhraseMatch{};
     const First& f = firsts_[id];
     if (f.single == First::kNone && f.next == 0) return PhraseMatch{};
     if (f.single != First::kChecked) {
-      const std::size_t n = std::min<std::size_t>(tokens.tokens.size(), end);
-      const std::uint32_t next = i + 1 < n ? ids[i + 1] : kNoWord;
+      const std::uint32_t next = i + 1 < end ? ids[i + 1] : kNoWord;
       if (next == kNoWord || (f.next >> (next & 63) & 1) == 0 ||
           tokens.tokens[i + 1].newlines_before >= 2) {
         if (f.single == First::kNone) return PhraseMatch{};
@@ -129,6 +129,7 @@ class Lexicon {
     std::uint64_t next = 0;
   };
   std::vector<First> firsts_;
+  std::uint32_t first_count_ = 0;  // firsts_.size()
   PhraseMatch longest_from(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,
                            std::uint32_t end) const;
   std::vector<IdEntry> id_entries_;

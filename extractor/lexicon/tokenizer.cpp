@@ -287,7 +287,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind) {
     *tok++ = Token{static_cast<std::uint32_t>(base + at),
                    static_cast<std::uint32_t>(base + end),
-                   static_cast<std::uint32_t>(out.norms.size()),
+                   0,
                    0,
                    kind,
                    true,
@@ -330,8 +330,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
           push_norm(i, k, TokenKind::kWord, norm_begin);
         }
         if constexpr (kIds) *id++ = index->find_ascii(p + i, k - i, end_of_text);
-        i = k;
-        while (i < n && p[i] == ' ') ++i;
+        i = k + (k < n && p[k] == ' ');  // the commonest separator, skipped here
         continue;
       }
     }
