@@ -25,6 +25,7 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
     r.urn = std::move(c.urn);
     r.rule = std::move(c.rule);
     r.inner = c.inner;
+    r.urn_checked = true;  // the extractor names only what parses (Citation::urn)
     out.push_back(std::move(r));
   }
   return Status::Ok();

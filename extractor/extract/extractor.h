@@ -31,7 +31,8 @@ struct Citation {
   std::uint64_t text_begin = 0;  // the span in the view's text
   std::uint64_t text_end = 0;
   std::string text;          // the cited text, as the view reads it
-  std::string urn;           // the reference: the work plus "~partition" when one is cited
+  std::string urn;           // the reference: the work plus "~partition" when one is cited;
+                             // always a valid URN:LEX name (it parses with allow_unnumbered)
   std::string work;          // the name of the act
   std::string jurisdiction;  // of the name ("it", "eu", ...)
   std::string rule;          // "grammar/rule"

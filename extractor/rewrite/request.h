@@ -42,6 +42,10 @@ struct Request {
   // 2000" in "section 12 of the ... Act, 2000 (Act No. 32 of 2000)": the extractor's
   // partition.act-words): it gives way to the citation holding it, which is linked instead.
   bool inner = false;
+  // The source has checked that `urn` parses as URN:LEX (urn::validate with allow_unnumbered,
+  // the rewriter's own check), so the rewriter does not parse it again. The extractor's
+  // requests are (extract/citation_source.h); a source that cannot tell leaves it false.
+  bool urn_checked = false;
 };
 
 // Why a request was, or was not, linked. Every value has a stable snake_case name (to_string)

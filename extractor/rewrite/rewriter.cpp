@@ -551,7 +551,7 @@ struct Rewriter::Impl {
     }
     urn::ParseOptions parse_options;
     parse_options.allow_unnumbered = true;
-    if (!urn::validate(o.request.urn, parse_options)) {
+    if (!o.request.urn_checked && !urn::validate(o.request.urn, parse_options)) {
       return no(Reason::kInvalidUrn, "'" + o.request.urn + "' is not a valid URN:LEX name");
     }
     std::string note;
