@@ -217,12 +217,6 @@ void Lexicon::reindex() {
   }
   words_.build(list);
   word_list_ = std::move(list);
-  byte_ids_.fill(kNoWord);
-  for (std::size_t k = 0; k < word_list_.size(); ++k) {
-    if (word_list_[k].size() == 1) {
-      byte_ids_[static_cast<unsigned char>(word_list_[k][0])] = static_cast<std::uint32_t>(k);
-    }
-  }
 }
 
 PhraseMatch Lexicon::longest_from(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,

@@ -67,10 +67,7 @@ class Lexicon {
   // small integer id (kNoWord for any other text). The hot path looks each token up once and
   // then compares ids.
   static constexpr std::uint32_t kNoWord = WordIndex::kMissing;
-  std::uint32_t word_id(std::string_view norm) const {
-    if (norm.size() == 1) return byte_ids_[static_cast<unsigned char>(norm[0])];
-    return words_.find(norm);
-  }
+  std::uint32_t word_id(std::string_view norm) const { return words_.find(norm); }
   // The word ids, for tokenize(text, tokens, base, words(), ids).
   const WordIndex& words() const { return words_; }
   std::uint32_t word_count() const { return static_cast<std::uint32_t>(word_list_.size()); }
@@ -135,12 +132,6 @@ class Lexicon {
   std::vector<IdEntry> id_entries_;
   std::vector<std::uint32_t> rest_ids_;
   WordIndex words_;
-  static std::array<std::uint32_t, 256> no_words() {
-    std::array<std::uint32_t, 256> a;
-    a.fill(kNoWord);
-    return a;
-  }
-  std::array<std::uint32_t, 256> byte_ids_ = no_words();  // ids of one-byte words ("." "a" ...)
   std::vector<std::string> word_list_;
   std::vector<std::string> extra_words_;
   void reindex();

@@ -353,7 +353,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     }
     if (cls == kPunct) {
       push_source(i, i + 1, TokenKind::kPunct);
-      if constexpr (kIds) *id++ = index->find(std::string_view(p + i, 1));
+      if constexpr (kIds) *id++ = index->find_byte(b);
       ++i;
       continue;
     }

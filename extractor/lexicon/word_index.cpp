@@ -44,9 +44,14 @@ void WordIndex::build(const std::vector<std::string>& words) {
   mask_ = size - 1;
   long_keys_.clear();
   for (auto& f : long_filter_) f = 0;
+  byte_ids_ = missing_bytes();
   for (std::size_t id = 0; id < words.size(); ++id) {
     const std::string& w = words[id];
     if (w.empty() || w.size() > 0xFFFF || find(w) != kMissing) continue;
+    if (w.size() == 1) {
+      byte_ids_[static_cast<unsigned char>(w[0])] = static_cast<std::uint32_t>(id);
+      continue;
+    }
     Slot slot;
     slot.length = static_cast<std::uint32_t>(w.size());
     slot.value = static_cast<std::uint32_t>(id);

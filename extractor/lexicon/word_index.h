@@ -7,6 +7,7 @@
 // compare. Both give the same id for the same normalised word.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,13 +26,17 @@ class WordIndex {
   void build(const std::vector<std::string>& words);
 
   std::uint32_t find(std::string_view norm) const {
+    if (norm.size() == 1) return find_byte(static_cast<unsigned char>(norm[0]));
     if (norm.size() <= 8) return find_short(load(norm.data(), norm.size()), norm.size());
     return find_long(norm.data(), norm.size(), false, norm.data() + norm.size());
   }
 
+  // The id of the one-byte word `b` (punctuation, a letter, a digit), from a table.
+  std::uint32_t find_byte(unsigned char b) const { return byte_ids_[b]; }
   // The id of the normalised form of p[0, len), a run of ASCII letters and digits (lower-cased
   // here); `end` is the end of the buffer p points into (bytes up to it may be read).
   std::uint32_t find_ascii(const char* p, std::size_t len, const char* end) const {
+    if (len == 1) return find_byte(static_cast<unsigned char>(*p | 0x20));  // digits have 0x20
     if (len <= 8) {
       const std::uint64_t w = end - p >= 8 ? load8(p) & mask(len) : load(p, len);
       return find_short(w | (kCase & mask(len)), len);
@@ -81,6 +86,12 @@ class WordIndex {
 
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
+  std::array<std::uint32_t, 256> byte_ids_ = missing_bytes();  // one-byte words
+  static std::array<std::uint32_t, 256> missing_bytes() {
+    std::array<std::uint32_t, 256> a;
+    a.fill(kMissing);
+    return a;
+  }
   std::string long_keys_;
   // Words longer than 8 bytes are few in the index and many in a text: a filter on their length
   // and first 8 bytes turns most away before their whole hash is computed.
