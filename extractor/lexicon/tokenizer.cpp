@@ -161,6 +161,13 @@ inline std::size_t letter_run(const char* p, std::size_t n, bool& upper) {
   return k;
 }
 
+// Lower-cases the ASCII letters of q[0, len) in place (other bytes are kept).
+inline void lower_ascii_letters(char* q, std::size_t len) {
+  for (char* const end = q + len; q != end; ++q) {
+    *q = static_cast<char>(*q | (static_cast<unsigned char>(*q - 'A') < 26 ? 0x20 : 0));
+  }
+}
+
 }  // namespace
 
 bool fold_letter(char32_t cp, std::string& out) {
@@ -323,10 +330,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         } else {
           const std::size_t norm_begin = out.norms.size();
           out.norms.append(p + i, k - i);
-          for (char* q = out.norms.data() + norm_begin; q != out.norms.data() + out.norms.size();
-               ++q) {
-            *q = static_cast<char>(*q | 0x20);  // letters only: 0x20 makes them lower case
-          }
+          lower_ascii_letters(out.norms.data() + norm_begin, k - i);
           push_norm(i, k, TokenKind::kWord, norm_begin);
         }
         if constexpr (kIds) *id++ = index->find_ascii(p + i, k - i, end_of_text);
@@ -398,14 +402,12 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       const auto c = static_cast<unsigned char>(p[i]);
       const std::uint8_t k = kByteClass[c];
       if (k == kLetter) {
-        // A run of ASCII letters, copied then lower-cased in place.
-        bool upper = false;
+        // A run of ASCII letters, copied, then lower-cased in place when it holds a capital.
+        bool upper = c < 'a';
         const std::size_t e = i + 1 + letter_run(p + i + 1, n - i - 1, upper);
         const std::size_t at = out.norms.size();
         out.norms.append(p + i, e - i);
-        for (char* q = out.norms.data() + at; q != out.norms.data() + out.norms.size(); ++q) {
-          *q = static_cast<char>(*q | (static_cast<unsigned char>(*q - 'A') < 26 ? 0x20 : 0));
-        }
+        if (upper) lower_ascii_letters(out.norms.data() + at, e - i);
         i = e;
         continue;
       }
