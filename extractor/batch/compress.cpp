@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -214,6 +215,10 @@ OutputStream::OutputStream(int fd, Compression compression, std::string name)
 }
 
 OutputStream::~OutputStream() = default;
+
+void OutputStream::reserve(std::size_t bytes) {
+  buffer_.reserve(std::min(bytes, kOutBuffer));
+}
 
 Status OutputStream::emit(std::string_view bytes) {
   written_ += bytes.size();

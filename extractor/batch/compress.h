@@ -72,6 +72,9 @@ class OutputStream final : public rewrite::Sink {
   OutputStream(const OutputStream&) = delete;
   OutputStream& operator=(const OutputStream&) = delete;
 
+  // Room for about `bytes` of output in the buffer (a guess, such as the input's size; at most
+  // the buffer's 1 MiB): a small document's output is then not copied at each doubling.
+  void reserve(std::size_t bytes);
   Status write(std::string_view bytes) override;
   Status flush() override;
   Status finish();

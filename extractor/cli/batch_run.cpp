@@ -347,6 +347,7 @@ class MarkupBatch {
     batch::AtomicFile out;
     if (Status s = out.open(out_path); !s) return error(s.error().to_string());
     batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
+    sink.reserve(size + size / 4);  // the input and its links
     extract::ExtractorSource source(setup_.extractor, setup_.self);
     rewrite::DocumentRewriter document(setup_.view, setup_.options, source, sink);
     FileResult r;

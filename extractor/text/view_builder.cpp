@@ -318,7 +318,9 @@ void ViewBuilder::Impl::detect(bool eof) {
   emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
   emitter->set_document(format, encoding, bom, "");
   emitter->begin_chunk(0, 0);
-  if (options.chunk_bytes == 0 && format != Format::kXml) emitter->reserve(orig.size());
+  // The whole document is here (make_view, or input shorter than a chunk, known at the end):
+  // it is one chunk, whose room is reserved at once rather than grown by doubling.
+  if ((options.chunk_bytes == 0 || eof) && format != Format::kXml) emitter->reserve(orig.size());
   if (format != Format::kXml) {  // XML keeps them for the emitter it makes once parsed
     for (auto& w : detect_warnings) emitter->warn(std::move(w));
     detect_warnings.clear();
