@@ -106,17 +106,28 @@ Status InputStream::fill() {
 }
 
 Status InputStream::read(std::string& out, std::size_t max) {
-  out.clear();
+  std::string_view bytes;
+  Status s = read(bytes, max);
+  out.assign(bytes);
+  return s;
+}
+
+Status InputStream::read(std::string_view& out, std::size_t max) {
+  out = {};
   if (compression_ == Compression::kNone) {
     if (in_pos_ == in_len_) {
       if (Status s = fill(); !s) return s;
     }
-    out.assign(in_.get() + in_pos_, std::min(max, in_len_ - in_pos_));
+    out = std::string_view(in_.get() + in_pos_, std::min(max, in_len_ - in_pos_));
     in_pos_ += out.size();
     bytes_ += out.size();
     return Status::Ok();
   }
-  out.resize(max);
+  if (out_size_ < max) {  // never zero-filled
+    out_ = std::make_unique_for_overwrite<char[]>(max);
+    out_size_ = max;
+  }
+  char* const dst = out_.get();
   std::size_t produced = 0;
   while (produced == 0) {
     if (in_pos_ == in_len_) {
@@ -140,7 +151,7 @@ Status InputStream::read(std::string& out, std::size_t max) {
       }
       z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(src));
       z.avail_in = static_cast<uInt>(avail);
-      z.next_out = reinterpret_cast<Bytef*>(out.data());
+      z.next_out = reinterpret_cast<Bytef*>(dst);
       z.avail_out = static_cast<uInt>(max);
       const int rc = inflate(&z, Z_NO_FLUSH);
       if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
@@ -152,7 +163,7 @@ Status InputStream::read(std::string& out, std::size_t max) {
       produced = max - z.avail_out;
     } else {
       ZSTD_inBuffer ib{src, avail, 0};
-      ZSTD_outBuffer ob{out.data(), max, 0};
+      ZSTD_outBuffer ob{dst, max, 0};
       const std::size_t rc = ZSTD_decompressStream(codec_->zd, &ob, &ib);
       if (ZSTD_isError(rc)) {
         return codec_error(name_, std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
@@ -162,7 +173,7 @@ Status InputStream::read(std::string& out, std::size_t max) {
       produced = ob.pos;
     }
   }
-  out.resize(produced);
+  out = std::string_view(dst, produced);
   bytes_ += produced;
   return Status::Ok();
 }

@@ -35,6 +35,8 @@ class InputStream {
   // Reads the next decompressed bytes into `out` (replacing its content); empty at the end.
   // A corrupt or truncated compressed file is a kIoError.
   Status read(std::string& out, std::size_t max = 1 << 20);
+  // The same without a copy: `out` views the stream's own buffer, valid until the next read.
+  Status read(std::string_view& out, std::size_t max = 1 << 20);
   // The hash of the raw (on-disk) bytes read so far; after the end, of the whole file.
   Hash128 raw_hash() const { return hasher_.digest(); }
   std::uint64_t raw_bytes() const { return raw_bytes_; }
@@ -54,6 +56,9 @@ class InputStream {
   std::size_t in_len_ = 0;
   std::size_t in_pos_ = 0;
   std::unique_ptr<Codec> codec_;
+  // Decompressed bytes (compressed input only), allocated at the first read like in_.
+  std::unique_ptr<char[]> out_;
+  std::size_t out_size_ = 0;
   Hasher hasher_;
   std::uint64_t raw_bytes_ = 0;
   std::uint64_t bytes_ = 0;

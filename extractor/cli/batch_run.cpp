@@ -251,18 +251,19 @@ std::string error_text(const Error& e, const std::string& path) {
   return e.file == path || e.file.empty() ? e.message : e.to_string();
 }
 
-// Reads the first bytes of `in` into `head` until is_binary can decide (or the end).
-Status read_head(batch::InputStream& in, std::string& head, std::string& block) {
-  head.clear();
+// Reads the first bytes of `in` until is_binary can decide (or the end): `block` views them. The
+// first read, most often the whole file, is not copied; when it is shorter than the probe, it
+// and the next are gathered in `head`.
+Status read_head(batch::InputStream& in, std::string& head, std::string_view& block) {
+  if (Status s = in.read(block); !s) return s;
+  if (block.empty() || block.size() >= text::kBinaryProbeBytes) return Status::Ok();
+  head.assign(block);
   while (head.size() < text::kBinaryProbeBytes) {
     if (Status s = in.read(block); !s) return s;
     if (block.empty()) break;
-    if (head.empty()) {
-      head.swap(block);  // the first block, most often the whole file: not copied
-    } else {
-      head += block;
-    }
+    head += block;
   }
+  block = head;
   return Status::Ok();
 }
 
@@ -336,10 +337,11 @@ class MarkupBatch {
 
     batch::InputStream input;
     if (Status s = input.open(in.path); !s) return error(error_text(s.error(), in.path));
-    std::string head, block;
+    std::string head;
+    std::string_view block;
     if (Status s = read_head(input, head, block); !s) return error(error_text(s.error(), in.path));
     // The probe as for one document: the first kBinaryProbeBytes, not the whole first block.
-    if (text::is_binary(std::string_view(head).substr(0, text::kBinaryProbeBytes))) {
+    if (text::is_binary(block.substr(0, text::kBinaryProbeBytes))) {
       return error(
           "looks like a binary file (NUL or control bytes), not a text, HTML or XML "
           "document");
@@ -359,7 +361,6 @@ class MarkupBatch {
       document.outcomes().clear();
       document.warnings().clear();
     };
-    block.swap(head);
     while (!block.empty()) {
       if (options_.max_size != 0 && input.bytes() > options_.max_size) {
         return error("too large: over --max-size " + std::to_string(options_.max_size) +
