@@ -285,9 +285,10 @@ class MarkupBatch {
     return in_place_ ? in.path : out_dir_ + "/" + in.rel;
   }
 
-  FileResult run(const batch::Input& in) {
+  // `worker`: the index of the pool's thread running it (below options.jobs).
+  FileResult run(const batch::Input& in, std::size_t worker) {
     try {
-      return run_file(in);
+      return run_file(in, workers_[worker]);
     } catch (const std::exception& e) {  // bad_alloc on a hostile document
       FileResult r;
       r.kind = FileResult::Kind::kError;
@@ -304,7 +305,12 @@ class MarkupBatch {
     return r;
   }
 
-  FileResult run_file(const batch::Input& in) {
+  // What a worker thread keeps from document to document: memory the next one reuses.
+  struct Worker {
+    std::unique_ptr<extract::ExtractorSource> source;
+  };
+
+  FileResult run_file(const batch::Input& in, Worker& worker) {
     const std::string out_path = output_path(in);
     struct stat st {};
     if (::stat(in.path.c_str(), &st) != 0) {
@@ -350,7 +356,12 @@ class MarkupBatch {
     if (Status s = out.open(out_path); !s) return error(s.error().to_string());
     batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
     sink.reserve(size + size / 4);  // the input and its links
-    extract::ExtractorSource source(setup_.extractor, setup_.self);
+    if (!worker.source) {
+      worker.source = std::make_unique<extract::ExtractorSource>(setup_.extractor, setup_.self);
+    } else {
+      worker.source->restart(setup_.self);
+    }
+    extract::ExtractorSource& source = *worker.source;
     rewrite::DocumentRewriter document(setup_.view, setup_.options, source, sink);
     FileResult r;
     auto take = [&] {
@@ -407,6 +418,7 @@ class MarkupBatch {
   bool resume_;
   const batch::Manifest& manifest_;
   batch::Hash128 fingerprint_;
+  std::vector<Worker> workers_ = std::vector<Worker>(options_.jobs);
 };
 
 // The manifest records, made durable off the main thread. When a group is due (GroupSync), its
@@ -595,7 +607,7 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   const std::vector<batch::Input>& inputs = list->inputs;
   batch::OrderedPool<std::size_t, FileResult> pool(
       options.jobs, 2 * options.jobs + 2,
-      [&](std::size_t& i, std::size_t) { return runner.run(inputs[i]); });
+      [&](std::size_t& i, std::size_t worker) { return runner.run(inputs[i], worker); });
   Progress progress("markup", options.progress, inputs.size(), options.jobs);
   int status = 0;
   bool io_failed = false;

@@ -1,5 +1,6 @@
 #include "extract/citation_source.h"
 
+#include <iterator>
 #include <utility>
 
 namespace lexlink::extract {
@@ -14,8 +15,11 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
       self_ = extractor_->document_name(chunk.original);
     session_ = extractor_->start(self_);
   }
+  // The last chunk's citations (their urn and rule moved into requests) become spares.
+  spare_.insert(spare_.end(), std::make_move_iterator(citations_.begin()),
+                std::make_move_iterator(citations_.end()));
   citations_.clear();
-  if (Status s = extractor_->extract(chunk, *session_, citations_); !s) return s;
+  if (Status s = extractor_->extract(chunk, *session_, citations_, spare_); !s) return s;
   found_ += citations_.size();
   if (keep_ != nullptr) keep_->insert(keep_->end(), citations_.begin(), citations_.end());
   for (Citation& c : citations_) {
@@ -29,6 +33,12 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
     out.push_back(std::move(r));
   }
   return Status::Ok();
+}
+
+void ExtractorSource::restart(const std::string& self_urn) {
+  session_.reset();
+  self_ = self_urn;
+  found_ = 0;
 }
 
 }  // namespace lexlink::extract

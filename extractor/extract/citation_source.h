@@ -25,6 +25,11 @@ class ExtractorSource final : public rewrite::CitationSource {
 
   Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override;
 
+  // A new document, read with the same source after the last one (a batch worker reads many):
+  // the last one's session ends, and the memory of the citations read stays, for the new
+  // citations' strings (Extractor::extract with spares). `self_urn` as in the constructor.
+  void restart(const std::string& self_urn = {});
+
   // Citations found so far (the report counts what the rewriter did with them).
   std::uint64_t found() const { return found_; }
   // Also appends every citation found to `*keep` (nullptr: none kept), e.g. for
@@ -36,6 +41,7 @@ class ExtractorSource final : public rewrite::CitationSource {
   std::string self_;
   std::unique_ptr<Extractor::Session> session_;  // started at the first chunk
   std::vector<Citation> citations_;              // reused per chunk
+  std::vector<Citation> spare_;                  // citations read, whose memory new ones reuse
   std::uint64_t found_ = 0;
   std::vector<Citation>* keep_ = nullptr;
 };

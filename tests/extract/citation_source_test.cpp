@@ -1,5 +1,7 @@
 // The extractor as the rewriter's citation source: its requests come marked urn_checked (the
-// rewriter does not parse their URNs again), which holds only if every URN it names parses.
+// rewriter does not parse their URNs again), which holds only if every URN it names parses;
+// a source restarted for document after document (batch markup's workers) reuses the memory
+// of the citations it read and must find the same requests as a new one.
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -7,6 +9,7 @@
 #include "extract/extractors.h"
 #include "rewrite/document.h"
 #include "support/test_support.h"
+#include "text/view_builder.h"
 #include "urn/urn.h"
 
 namespace lexlink {
@@ -64,6 +67,51 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
     requests += checked.requests;
   }
   CHECK(files.size() >= 20);
+  CHECK(requests >= 1000);
+}
+
+// The requests of every chunk of `doc`, in order, as one line each.
+std::vector<std::string> requests_of(extract::ExtractorSource& source, const std::string& doc,
+                                     std::size_t chunk_bytes) {
+  text::ViewOptions vo;
+  vo.chunk_bytes = chunk_bytes;
+  text::ViewBuilder builder(vo);
+  std::vector<std::string> lines;
+  auto drain = [&] {
+    while (auto chunk = builder.next()) {
+      std::vector<rewrite::Request> requests;
+      REQUIRE(source.find(*chunk, requests));
+      for (const rewrite::Request& r : requests) {
+        lines.push_back(std::to_string(r.text->begin) + "-" + std::to_string(r.text->end) + " " +
+                        std::to_string(r.original->begin) + "-" + std::to_string(r.original->end) +
+                        " " + r.urn + " " + r.rule + (r.inner ? " inner" : "") +
+                        (r.urn_checked ? " checked" : ""));
+      }
+    }
+  };
+  REQUIRE(builder.feed(doc));
+  drain();
+  REQUIRE(builder.finish());
+  drain();
+  return lines;
+}
+
+TEST_CASE("a source restarted for document after document finds what a new one finds",
+          "[extract]") {
+  const auto x = test::load_extractor("auto");
+  extract::ExtractorSource reused(x);  // its citations' memory goes from document to document
+  std::size_t requests = 0;
+  for (const auto& path : test::corpus_texts()) {
+    const std::string doc = test::read_file(path);
+    INFO(path.string());
+    for (std::size_t chunk_bytes : {std::size_t{4} << 20, std::size_t{16} << 10}) {
+      extract::ExtractorSource fresh(x);
+      const auto expected = requests_of(fresh, doc, chunk_bytes);
+      reused.restart();
+      CHECK(requests_of(reused, doc, chunk_bytes) == expected);
+      requests += expected.size();
+    }
+  }
   CHECK(requests >= 1000);
 }
 
