@@ -369,7 +369,7 @@ class MarkupBatch {
         ++r.citations;
         if (o.linked) ++r.linked;
       }
-      document.outcomes().clear();
+      source.recycle(document.outcomes());
       document.warnings().clear();
     };
     while (!block.empty()) {

@@ -23,16 +23,30 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
   found_ += citations_.size();
   if (keep_ != nullptr) keep_->insert(keep_->end(), citations_.begin(), citations_.end());
   for (Citation& c : citations_) {
-    rewrite::Request r;
+    rewrite::Request& r = out.emplace_back();
     r.text = rewrite::Span{c.text_begin, c.text_end};
     r.original = rewrite::Span{c.start, c.end};
     r.urn = std::move(c.urn);
     r.rule = std::move(c.rule);
     r.inner = c.inner;
     r.urn_checked = true;  // the extractor names only what parses (Citation::urn)
-    out.push_back(std::move(r));
+    // The citation, a spare for the next chunk, gets answered requests' strings instead.
+    if (spare_strings_.size() >= 2) {
+      c.urn = std::move(spare_strings_.back());
+      spare_strings_.pop_back();
+      c.rule = std::move(spare_strings_.back());
+      spare_strings_.pop_back();
+    }
   }
   return Status::Ok();
+}
+
+void ExtractorSource::recycle(std::vector<rewrite::Outcome>& done) {
+  for (rewrite::Outcome& o : done) {
+    spare_strings_.push_back(std::move(o.request.urn));
+    spare_strings_.push_back(std::move(o.request.rule));
+  }
+  done.clear();
 }
 
 void ExtractorSource::restart(const std::string& self_urn) {

@@ -29,6 +29,10 @@ class ExtractorSource final : public rewrite::CitationSource {
   // the last one's session ends, and the memory of the citations read stays, for the new
   // citations' strings (Extractor::extract with spares). `self_urn` as in the constructor.
   void restart(const std::string& self_urn = {});
+  // Takes back the outcomes of requests it made, once answered (and clears `done`): their urn
+  // and rule strings go to the citations whose strings the next requests take, so neither
+  // allocates.
+  void recycle(std::vector<rewrite::Outcome>& done);
 
   // Citations found so far (the report counts what the rewriter did with them).
   std::uint64_t found() const { return found_; }
@@ -42,6 +46,7 @@ class ExtractorSource final : public rewrite::CitationSource {
   std::unique_ptr<Extractor::Session> session_;  // started at the first chunk
   std::vector<Citation> citations_;              // reused per chunk
   std::vector<Citation> spare_;                  // citations read, whose memory new ones reuse
+  std::vector<std::string> spare_strings_;       // answered requests' urn and rule (recycle)
   std::uint64_t found_ = 0;
   std::vector<Citation>* keep_ = nullptr;
 };

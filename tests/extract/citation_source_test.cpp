@@ -1,7 +1,8 @@
 // The extractor as the rewriter's citation source: its requests come marked urn_checked (the
 // rewriter does not parse their URNs again), which holds only if every URN it names parses;
 // a source restarted for document after document (batch markup's workers) reuses the memory
-// of the citations it read and must find the same requests as a new one.
+// of the citations it read and of the requests answered, and must find the same requests as a
+// new one.
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -87,6 +88,11 @@ std::vector<std::string> requests_of(extract::ExtractorSource& source, const std
                         " " + r.urn + " " + r.rule + (r.inner ? " inner" : "") +
                         (r.urn_checked ? " checked" : ""));
       }
+      // Answered: their strings go back to the source, for the next requests.
+      std::vector<rewrite::Outcome> done(requests.size());
+      for (std::size_t i = 0; i < requests.size(); ++i) done[i].request = std::move(requests[i]);
+      source.recycle(done);
+      CHECK(done.empty());
     }
   };
   REQUIRE(builder.feed(doc));
