@@ -17,19 +17,10 @@ namespace lexlink::text {
 
 namespace {
 
-constexpr std::uint32_t kMaxPieceBytes = 1u << 30;
-
 std::uint32_t hash_name(std::string_view s) {
   std::uint32_t h = 2166136261u;
   for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
   return h;
-}
-
-bool is_space(char c) {
-  // ' ', '\t', '\n', '\f', '\r' as one test.
-  const auto u = static_cast<unsigned char>(c);
-  return u <= ' ' && ((1ull << u) & ((1ull << ' ') | (1ull << '\t') | (1ull << '\n') |
-                                     (1ull << '\f') | (1ull << '\r'))) != 0;
 }
 
 bool is_continuation(char c) {
@@ -204,7 +195,7 @@ void ChunkEmitter::push_piece(const Piece& p) {
   pieces_.push_back(p);
 }
 
-void ChunkEmitter::valid_text(std::uint64_t mid, std::string_view bytes) {
+void ChunkEmitter::valid_text_general(std::uint64_t mid, std::string_view bytes) {
   if (discard_) return;
   if (after_break_ && drop_space_after_break_) {
     const std::size_t k = skip_spaces(bytes);
@@ -275,8 +266,7 @@ void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::
   after_break_ = false;
 }
 
-void ChunkEmitter::block_break(std::uint64_t mid) {
-  if (after_break_ || discard_) return;
+void ChunkEmitter::add_break(std::uint64_t mid) {
   Piece p;
   p.text_begin = text_offset();
   p.orig_begin = orig(mid);
@@ -350,32 +340,6 @@ bool ChunkEmitter::offer_cut_slow(CutLevel level, std::uint64_t mid) {
 
 // ---------------------------------------------------------------------------------------------
 
-std::size_t find_markup(std::string_view s, std::size_t from, std::size_t to, bool& non_ascii) {
-  const char* p = s.data();
-  std::size_t i = from;
-#if defined(__SSE2__)
-  const __m128i lt = _mm_set1_epi8('<');
-  const __m128i amp = _mm_set1_epi8('&');
-  for (; i + 16 <= to; i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const int hit = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)));
-    const int high = _mm_movemask_epi8(v);
-    if (hit != 0) {
-      const int k = __builtin_ctz(static_cast<unsigned>(hit));
-      if ((high & ((1 << k) - 1)) != 0) non_ascii = true;
-      return i + static_cast<std::size_t>(k);
-    }
-    if (high != 0) non_ascii = true;
-  }
-#endif
-  for (; i < to; ++i) {
-    const char c = p[i];
-    if (c == '<' || c == '&') return i;
-    if (static_cast<unsigned char>(c) >= 0x80) non_ascii = true;
-  }
-  return to;
-}
-
 std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
   for (std::size_t k = 1; k <= 3 && k <= to; ++k) {
     const auto b = static_cast<unsigned char>(s[to - k]);
@@ -388,17 +352,10 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
   return to;
 }
 
-std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
-                          std::size_t b, bool blank_line_is_block, bool known_valid) {
+std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint64_t base,
+                                  std::size_t a, std::size_t b, bool blank_line_is_block,
+                                  bool known_valid) {
   if (a >= b) return b;
-  if (base + b < e.first_threshold()) {
-    if (known_valid) {
-      e.valid_text(base + a, s.substr(a, b - a));
-    } else {
-      e.text(base + a, s.substr(a, b - a));
-    }
-    return b;
-  }
   auto emit = [&](std::size_t from, std::size_t to) {
     if (known_valid) {
       e.valid_text(base + from, s.substr(from, to - from));

@@ -33,6 +33,16 @@ namespace lexlink::text {
 
 enum class CutLevel : std::uint8_t { kBlock, kLine, kSpace, kAny };
 
+// The longest piece the emitter makes (text_len and orig_len are 32-bit).
+inline constexpr std::uint32_t kMaxPieceBytes = 1u << 30;
+
+// ' ', '\t', '\n', '\f', '\r' (the white space of markup formats), as one test.
+inline bool is_space(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u <= ' ' && ((1ull << u) & ((1ull << ' ') | (1ull << '\t') | (1ull << '\n') |
+                                     (1ull << '\f') | (1ull << '\r'))) != 0;
+}
+
 class ChunkEmitter {
  public:
   // `chunk_bytes` 0: a single chunk.
@@ -62,13 +72,35 @@ class ChunkEmitter {
   // reads U+FFFD through a kDecoded piece.
   void text(std::uint64_t mid, std::string_view bytes);
   // Text bytes known to be valid UTF-8 (mid bytes of a transcoded document, or checked ASCII).
-  void valid_text(std::uint64_t mid, std::string_view bytes);
+  void valid_text(std::uint64_t mid, std::string_view bytes) {
+    // Most runs: UTF-8 input, not starting with white space to drop, one kCopy piece.
+    if (identity_ && !discard_ && !bytes.empty() && bytes.size() <= kMaxPieceBytes &&
+        !(after_break_ && drop_space_after_break_ && is_space(bytes[0]))) {
+      const std::uint64_t t = text_offset();
+      const auto n = static_cast<std::uint32_t>(bytes.size());
+      Piece* last = pieces_.empty() ? nullptr : &pieces_.back();
+      if (last != nullptr && last->kind == PieceKind::kCopy &&
+          last->text_begin + last->text_len == t && last->orig_begin + last->orig_len == mid &&
+          std::uint64_t{last->text_len} + n <= kMaxPieceBytes) {
+        last->text_len += n;
+        last->orig_len += n;
+      } else {
+        pieces_.push_back(Piece{t, mid, n, n, PieceKind::kCopy, 0, 0});
+      }
+      text_.append(bytes);
+      after_break_ = false;
+      return;
+    }
+    valid_text_general(mid, bytes);
+  }
   // A decoded reference: mid bytes [mid_begin, mid_end) read `utf8` (or `code_point` when
   // utf8 is empty).
   void decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::string_view utf8,
                char32_t code_point = 0);
   // A block boundary caused by markup at mid offset `mid`.
-  void block_break(std::uint64_t mid);
+  void block_break(std::uint64_t mid) {
+    if (!after_break_ && !discard_) add_break(mid);  // at most one in a row
+  }
   void tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end, std::uint32_t name,
            bool is_inline) {
     if (!discard_) tags_.push_back(Tag{orig(mid_begin), orig(mid_end), name, kind, is_inline});
@@ -104,7 +136,9 @@ class ChunkEmitter {
   std::uint64_t text_offset() const { return text_base_ + text_.size(); }
 
  private:
+  void valid_text_general(std::uint64_t mid, std::string_view bytes);
   void push_piece(const Piece& p);
+  void add_break(std::uint64_t mid);
   bool offer_cut_slow(CutLevel level, std::uint64_t mid);
   void name_table_insert(std::uint32_t index);
 
@@ -196,8 +230,36 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) {
 }
 
 // The index of the first '<' or '&' in s[from, to), or `to`; sets `non_ascii` when a byte >= 0x80
-// was passed over.
-std::size_t find_markup(std::string_view s, std::size_t from, std::size_t to, bool& non_ascii);
+// was passed over. Inline: it is called for every run of text and the white space between tags.
+inline std::size_t find_markup(std::string_view s, std::size_t from, std::size_t to,
+                               bool& non_ascii) {
+  const char* p = s.data();
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i amp = _mm_set1_epi8('&');
+  __m128i high = _mm_setzero_si128();  // the bytes passed over, or-ed: bit 7 of each is non-ASCII
+  for (; i + 16 <= to; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const int hit = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)));
+    if (hit != 0) {
+      const int k = __builtin_ctz(static_cast<unsigned>(hit));
+      if ((_mm_movemask_epi8(v) & ((1 << k) - 1)) != 0 || _mm_movemask_epi8(high) != 0) {
+        non_ascii = true;
+      }
+      return i + static_cast<std::size_t>(k);
+    }
+    high = _mm_or_si128(high, v);
+  }
+  if (_mm_movemask_epi8(high) != 0) non_ascii = true;
+#endif
+  for (; i < to; ++i) {
+    const char c = p[i];
+    if (c == '<' || c == '&') return i;
+    if (static_cast<unsigned char>(c) >= 0x80) non_ascii = true;
+  }
+  return to;
+}
 // The largest k <= to such that s[0, k) does not end inside a UTF-8 sequence that s[k, ...)
 // might complete (used when more input may follow).
 std::size_t complete_utf8_prefix(std::string_view s, std::size_t to);
@@ -206,7 +268,21 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to);
 // accepts (a blank line counts as a block boundary when `blank_line_is_block`). Returns where
 // it stopped (b unless a cut was requested). `known_valid`: the bytes are known to be valid
 // UTF-8 (ASCII seen by find_markup, or checked before), so they are not validated again.
-std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
-                          std::size_t b, bool blank_line_is_block, bool known_valid = false);
+std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint64_t base,
+                                  std::size_t a, std::size_t b, bool blank_line_is_block,
+                                  bool known_valid);
+inline std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base,
+                                 std::size_t a, std::size_t b, bool blank_line_is_block,
+                                 bool known_valid = false) {
+  if (a < b && base + b < e.first_threshold()) {  // no cut can fall in it (most runs): all of it
+    if (known_valid) {
+      e.valid_text(base + a, s.substr(a, b - a));
+    } else {
+      e.text(base + a, s.substr(a, b - a));
+    }
+    return b;
+  }
+  return emit_text_run_cutting(e, s, base, a, b, blank_line_is_block, known_valid);
+}
 
 }  // namespace lexlink::text
