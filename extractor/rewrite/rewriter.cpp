@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rewrite/search.h"
 #include "rewrite/unmark.h"
 #include "urn/urn.h"
 
@@ -149,6 +150,10 @@ struct Rewriter::Impl {
   std::vector<Span> scratch_runs;
   std::string href_buf;  // the href and the opening markup of the citation being planned
   std::string open_buf;
+  // Where the last piece_at() and tag_from() answers were in this chunk (partition_point_from:
+  // citations are planned in document order).
+  mutable std::size_t piece_hint = 0;
+  mutable std::size_t tag_hint = 0;
 
   Impl(RewriteOptions o, Sink& s) : options(std::move(o)), sink(s) {}
 
@@ -186,10 +191,16 @@ struct Rewriter::Impl {
 
   // Index of the piece holding text offset t (v->text_begin <= t < text_end()).
   std::size_t piece_at(std::uint64_t t) const {
-    auto p = pieces();
-    auto it = std::upper_bound(p.begin(), p.end(), t,
-                               [](std::uint64_t x, const Piece& q) { return x < q.text_begin; });
-    return it == p.begin() ? 0 : static_cast<std::size_t>(it - p.begin() - 1);
+    piece_hint = partition_point_from(pieces(), piece_hint,
+                                      [t](const Piece& q) { return q.text_begin <= t; });
+    return piece_hint == 0 ? 0 : piece_hint - 1;
+  }
+
+  // Index of the first tag starting at or after original offset o (tags.size() if none).
+  std::size_t tag_from(std::uint64_t o) const {
+    tag_hint = partition_point_from(std::span<const Tag>(v->tags), tag_hint,
+                                    [o](const Tag& t) { return t.orig_begin < o; });
+    return tag_hint;
   }
 
   // Text offset of original offset o: inside a piece, the boundary at or before it; else the
@@ -571,14 +582,8 @@ struct Rewriter::Impl {
 
     // Markup inside the range.
     const auto& tags = v->tags;
-    auto tag_lower = [&](std::uint64_t at) {
-      return static_cast<std::size_t>(
-          std::lower_bound(tags.begin(), tags.end(), at,
-                           [](const Tag& t, std::uint64_t x) { return t.orig_begin < x; }) -
-          tags.begin());
-    };
-    const std::size_t tfirst = tag_lower(ob);
-    const std::size_t tlast = tag_lower(oe);  // one past
+    const std::size_t tfirst = tag_from(ob);
+    const std::size_t tlast = tag_from(oe);  // one past
     bool whole = true;
     std::vector<std::string_view>& stack = scratch_stack;
     std::vector<std::string_view>& unmatched_close = scratch_unmatched;
@@ -695,6 +700,7 @@ struct Rewriter::Impl {
                  std::vector<Outcome>& outcomes) {
     if (!started) start(chunk);
     v = &chunk;
+    piece_hint = tag_hint = 0;
     insertions.clear();
     last_text_end = chunk.text_begin;
     last_raw_text_end = chunk.text_begin;

@@ -2,7 +2,8 @@
 // rewriter does not parse their URNs again), which holds only if every URN it names parses;
 // a source restarted for document after document (batch markup's workers) reuses the memory
 // of the citations it read and of the requests answered, and must find the same requests as a
-// new one.
+// new one; and the rewriter places the same links whatever the order of the requests.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -39,6 +40,49 @@ class UncheckedSource final : public rewrite::CitationSource {
   extract::ExtractorSource& inner_;
 };
 
+// `text` as an HTML document, a <p> per line (batch markup's usual input).
+std::string as_html(const std::string& text) {
+  std::string html = "<!DOCTYPE html>\n<html><body>\n";
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    html += "<p>";
+    for (std::size_t i = begin; i < end; ++i) {
+      if (text[i] == '&') {
+        html += "&amp;";
+      } else if (text[i] == '<') {
+        html += "&lt;";
+      } else {
+        html += text[i];
+      }
+    }
+    html += "</p>\n";
+    begin = end + 1;
+  }
+  return html + "</body></html>\n";
+}
+
+// The extractor's requests last first (those with the same start keep their order, which
+// decides between them): the rewriter, which looks pieces and tags up from where the last
+// request was, must then find them by bisection, and place the same links.
+class BackwardSource final : public rewrite::CitationSource {
+ public:
+  explicit BackwardSource(extract::ExtractorSource& inner) : inner_(inner) {}
+  Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override {
+    const auto first = static_cast<std::ptrdiff_t>(out.size());
+    if (Status s = inner_.find(chunk, out); !s) return s;
+    std::stable_sort(out.begin() + first, out.end(),
+                     [](const rewrite::Request& a, const rewrite::Request& b) {
+                       return a.text->begin > b.text->begin;
+                     });
+    return Status::Ok();
+  }
+
+ private:
+  extract::ExtractorSource& inner_;
+};
+
 TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[extract]") {
   namespace fs = std::filesystem;
   std::vector<fs::path> files = test::corpus_texts();
@@ -51,9 +95,11 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
   }
   const auto x = test::load_extractor("auto");
   std::size_t requests = 0;
-  for (const fs::path& path : files) {
-    const std::string doc = test::read_file(path);
-    INFO(path.string());
+  for (std::size_t n = 0; n < 2 * files.size(); ++n) {
+    const fs::path& path = files[n / 2];
+    // Each document as it is, and (the second time) as HTML, a paragraph per line.
+    const std::string doc = n % 2 == 0 ? test::read_file(path) : as_html(test::read_file(path));
+    INFO(path.string() << (n % 2 == 0 ? "" : " as HTML"));
     text::ViewOptions vo;
     vo.chunk_bytes = 16 << 10;  // several chunks for the larger documents
     rewrite::RewriteOptions ro;
@@ -66,6 +112,11 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
     REQUIRE(general);
     CHECK(*fast == *general);
     requests += checked.requests;
+    extract::ExtractorSource forward(x);
+    BackwardSource backward(forward);
+    auto reordered = rewrite::markup_document(doc, vo, ro, backward);
+    REQUIRE(reordered);
+    CHECK(*reordered == *fast);
   }
   CHECK(files.size() >= 20);
   CHECK(requests >= 1000);
