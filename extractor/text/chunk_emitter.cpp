@@ -266,18 +266,6 @@ void ChunkEmitter::decoded(std::uint64_t mid_begin, std::uint64_t mid_end, std::
   after_break_ = false;
 }
 
-void ChunkEmitter::add_break(std::uint64_t mid) {
-  Piece p;
-  p.text_begin = text_offset();
-  p.orig_begin = orig(mid);
-  p.text_len = 1;
-  p.orig_len = 0;
-  p.kind = PieceKind::kSynthetic;
-  pieces_.push_back(p);
-  text_ += '\n';
-  after_break_ = true;
-}
-
 void ChunkEmitter::name_table_insert(std::uint32_t index) {
   const std::size_t mask = name_slots_.size() - 1;
   std::size_t slot = hash_name(names_[index]) & mask;

@@ -99,7 +99,10 @@ class ChunkEmitter {
                char32_t code_point = 0);
   // A block boundary caused by markup at mid offset `mid`.
   void block_break(std::uint64_t mid) {
-    if (!after_break_ && !discard_) add_break(mid);  // at most one in a row
+    if (after_break_ || discard_) return;  // at most one in a row
+    pieces_.push_back(Piece{text_offset(), orig(mid), 1, 0, PieceKind::kSynthetic, 0, 0});
+    text_ += '\n';
+    after_break_ = true;
   }
   void tag(Tag::Kind kind, std::uint64_t mid_begin, std::uint64_t mid_end, std::uint32_t name,
            bool is_inline) {
@@ -138,7 +141,6 @@ class ChunkEmitter {
  private:
   void valid_text_general(std::uint64_t mid, std::string_view bytes);
   void push_piece(const Piece& p);
-  void add_break(std::uint64_t mid);
   bool offer_cut_slow(CutLevel level, std::uint64_t mid);
   void name_table_insert(std::uint32_t index);
 

@@ -251,6 +251,52 @@ bool HtmlTokenizer::is_extra_link(std::string_view name) const {
   return false;
 }
 
+// Inline: run() calls it for every tag.
+inline std::size_t HtmlTokenizer::simple_tag(std::string_view s, std::size_t pos,
+                                             std::uint64_t base, ChunkEmitter& e) {
+  const std::size_t n = s.size();
+  std::size_t i = pos + 1;
+  const bool is_end = i < n && s[i] == '/';
+  if (is_end) ++i;
+  if (i >= n || !is_alpha(s[i])) return 0;
+  const std::size_t begin = i;
+  std::uint32_t hash = 2166136261u;
+  while (i < n && i - begin < sizeof(name_buf_)) {
+    const char ch = s[i];
+    if (!is_alpha(ch) && !(ch >= '0' && ch <= '9')) break;
+    const char lc = lower(ch);
+    name_buf_[i - begin] = lc;
+    hash = (hash ^ static_cast<unsigned char>(lc)) * 16777619u;
+    ++i;
+  }
+  if (i >= n || s[i] != '>') return 0;  // attributes, an odd name, or the end of the input
+  name_ = std::string_view(name_buf_, i - begin);
+  element_ = elements().find_hashed(name_, hash);
+  // Most tags (<p>, </p>, <b>...): a known element that is neither void, raw text nor <a>, with
+  // no link zone open and no link rule that could apply. What start_element and end_element
+  // would do, without their checks.
+  const std::uint8_t flags = element_ < 0 ? 0 : kElements[element_].flags;
+  if (element_ >= 0 && (flags & (kVoid | kRaw | kEndless | kAnchor)) == 0 && zone_name_.empty() &&
+      extra_.link_elements.empty() && (is_end || base + pos != lexlink_pi_end_)) {
+    const bool block = (flags & kBlock) != 0;
+    if (block) e.block_break(base + pos);
+    e.tag(is_end ? Tag::Kind::kClose : Tag::Kind::kOpen, base + pos, base + i + 1,
+          name_index(element_, e), !block);
+    if (block) e.offer_cut(CutLevel::kBlock, base + i + 1);
+    return i + 1;
+  }
+  if (is_end) {
+    end_element(base + pos, base + i + 1, e);
+  } else {
+    StartTag t;
+    t.begin = base + pos;
+    t.end = base + i + 1;
+    t.marked = base + pos == lexlink_pi_end_;
+    start_element(t, e);
+  }
+  return i + 1;
+}
+
 std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,
                                ChunkEmitter& e) {
   const std::size_t n = s.size();
@@ -301,38 +347,6 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
   }
   if (eof && mode_ != Mode::kData) finish_markup(base + n, e);  // unclosed to the end
   return pos;
-}
-
-std::size_t HtmlTokenizer::simple_tag(std::string_view s, std::size_t pos, std::uint64_t base,
-                                      ChunkEmitter& e) {
-  const std::size_t n = s.size();
-  std::size_t i = pos + 1;
-  const bool is_end = i < n && s[i] == '/';
-  if (is_end) ++i;
-  if (i >= n || !is_alpha(s[i])) return 0;
-  const std::size_t begin = i;
-  std::uint32_t hash = 2166136261u;
-  while (i < n && i - begin < sizeof(name_buf_)) {
-    const char ch = s[i];
-    if (!is_alpha(ch) && !(ch >= '0' && ch <= '9')) break;
-    const char lc = lower(ch);
-    name_buf_[i - begin] = lc;
-    hash = (hash ^ static_cast<unsigned char>(lc)) * 16777619u;
-    ++i;
-  }
-  if (i >= n || s[i] != '>') return 0;  // attributes, an odd name, or the end of the input
-  name_ = std::string_view(name_buf_, i - begin);
-  element_ = elements().find_hashed(name_, hash);
-  if (is_end) {
-    end_element(base + pos, base + i + 1, e);
-  } else {
-    StartTag t;
-    t.begin = base + pos;
-    t.end = base + i + 1;
-    t.marked = base + pos == lexlink_pi_end_;
-    start_element(t, e);
-  }
-  return i + 1;
 }
 
 std::size_t HtmlTokenizer::markup(std::string_view s, std::size_t pos, std::uint64_t base, bool eof,
