@@ -181,20 +181,6 @@ TextView ChunkEmitter::end_chunk(std::uint64_t /*mid*/, std::uint64_t orig, std:
   return v;
 }
 
-void ChunkEmitter::push_piece(const Piece& p) {
-  if (p.kind == PieceKind::kCopy && !pieces_.empty()) {
-    Piece& last = pieces_.back();
-    if (last.kind == PieceKind::kCopy && last.text_begin + last.text_len == p.text_begin &&
-        last.orig_begin + last.orig_len == p.orig_begin &&
-        std::uint64_t{last.text_len} + p.text_len <= kMaxPieceBytes) {
-      last.text_len += p.text_len;
-      last.orig_len += p.orig_len;
-      return;
-    }
-  }
-  pieces_.push_back(p);
-}
-
 void ChunkEmitter::valid_text_general(std::uint64_t mid, std::string_view bytes) {
   if (discard_) return;
   if (after_break_ && drop_space_after_break_) {

@@ -76,17 +76,8 @@ class ChunkEmitter {
     // Most runs: UTF-8 input, not starting with white space to drop, one kCopy piece.
     if (identity_ && !discard_ && !bytes.empty() && bytes.size() <= kMaxPieceBytes &&
         !(after_break_ && drop_space_after_break_ && is_space(bytes[0]))) {
-      const std::uint64_t t = text_offset();
       const auto n = static_cast<std::uint32_t>(bytes.size());
-      Piece* last = pieces_.empty() ? nullptr : &pieces_.back();
-      if (last != nullptr && last->kind == PieceKind::kCopy &&
-          last->text_begin + last->text_len == t && last->orig_begin + last->orig_len == mid &&
-          std::uint64_t{last->text_len} + n <= kMaxPieceBytes) {
-        last->text_len += n;
-        last->orig_len += n;
-      } else {
-        pieces_.push_back(Piece{t, mid, n, n, PieceKind::kCopy, 0, 0});
-      }
+      push_piece(Piece{text_offset(), mid, n, n, PieceKind::kCopy, 0, 0});
       text_.append(bytes);
       after_break_ = false;
       return;
@@ -140,7 +131,21 @@ class ChunkEmitter {
 
  private:
   void valid_text_general(std::uint64_t mid, std::string_view bytes);
-  void push_piece(const Piece& p);
+  // Appends `p`, or extends the last piece when both copy adjacent bytes. Inline: valid_text()
+  // calls it for most runs of text.
+  void push_piece(const Piece& p) {
+    if (p.kind == PieceKind::kCopy && !pieces_.empty()) {
+      Piece& last = pieces_.back();
+      if (last.kind == PieceKind::kCopy && last.text_begin + last.text_len == p.text_begin &&
+          last.orig_begin + last.orig_len == p.orig_begin &&
+          std::uint64_t{last.text_len} + p.text_len <= kMaxPieceBytes) {
+        last.text_len += p.text_len;
+        last.orig_len += p.orig_len;
+        return;
+      }
+    }
+    pieces_.push_back(p);
+  }
   bool offer_cut_slow(CutLevel level, std::uint64_t mid);
   void name_table_insert(std::uint32_t index);
 
