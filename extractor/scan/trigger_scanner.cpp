@@ -165,6 +165,23 @@ struct TriggerScanner::Re2 {
   std::unique_ptr<re2::RE2::Set> set;
   std::vector<Edges> edges;
   std::vector<std::size_t> lengths;
+  // Calls on_match(p, i) for every trigger i that matches on token boundaries at a character
+  // start p in [from, to) of `text`, p ascending; on_match returns false to stop.
+  template <class OnMatch>
+  void matches(std::string_view text, std::size_t from, std::size_t to, OnMatch&& on_match) const {
+    std::vector<int> matched;
+    for (std::size_t p = from; p < to; ++p) {
+      if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
+      const re2::StringPiece rest(text.data() + p, text.size() - p);
+      matched.clear();
+      if (!set->Match(rest, &matched)) continue;
+      for (int id : matched) {
+        const auto i = static_cast<std::size_t>(id);
+        if (!on_boundaries(text, p, p + lengths[i], edges[i])) continue;
+        if (!on_match(p, i)) return;
+      }
+    }
+  }
 };
 
 TriggerScanner::~TriggerScanner() = default;
@@ -391,19 +408,11 @@ Status TriggerScanner::collect(std::string_view text, Scratch& scratch) const {
                   .keyed_hits = &scratch.keyed_hits};
     return run_hs(hs_->db, scratch.hs_scratch, text.size(), ctx);
   }
-  std::vector<int> matched;
-  for (std::size_t p = 0; p < text.size(); ++p) {
-    if ((static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) continue;  // inside a char
-    const re2::StringPiece rest(text.data() + p, text.size() - p);
-    matched.clear();
-    if (!re2_->set->Match(rest, &matched)) continue;
-    for (int id : matched) {
-      const auto i = static_cast<std::size_t>(id);
-      if (!on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) continue;
-      const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
-      scratch.keyed_hits.push_back(group << 32 | p);
-    }
-  }
+  re2_->matches(text, 0, text.size(), [&](std::size_t p, std::size_t i) {
+    const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
+    scratch.keyed_hits.push_back(group << 32 | p);
+    return true;
+  });
   return Status::Ok();
 }
 
@@ -429,20 +438,10 @@ Status TriggerScanner::scan_range(std::string_view text, std::size_t from, std::
                   .hits = &scratch.hits};
     return run_hs(hs_->db, scratch.hs_scratch, end, ctx);
   }
-  std::vector<int> matched;
-  for (std::size_t p = from; p < to; ++p) {
-    if (inside_char(p)) continue;
-    const re2::StringPiece rest(text.data() + p, n - p);
-    matched.clear();
-    if (!re2_->set->Match(rest, &matched)) continue;
-    for (int id : matched) {
-      const auto i = static_cast<std::size_t>(id);
-      if (!on_boundaries(text, p, p + re2_->lengths[i], re2_->edges[i])) continue;
-      scratch.hits.push_back(static_cast<std::uint32_t>(p));
-      if (first) return Status::Ok();
-      break;  // one start is enough
-    }
-  }
+  re2_->matches(text, from, to, [&](std::size_t p, std::size_t) {
+    scratch.hits.push_back(static_cast<std::uint32_t>(p));  // repeats are removed by the callers
+    return !first;
+  });
   return Status::Ok();
 }
 

@@ -80,8 +80,8 @@ class TriggerScanner {
   TriggerScanner() = default;
   Status collect(std::string_view text, Scratch& scratch) const;
   // The trigger starts in [from, to) of `text` (a trigger starting before `to` is read whole):
-  // every one appended to scratch.hits, unsorted, or with `first` at most one (the scan stops at
-  // the first it finds, not necessarily the leftmost).
+  // every one appended to scratch.hits, unsorted and possibly more than once, or with `first` at
+  // most one (the scan stops at the first it finds, not necessarily the leftmost).
   Status scan_range(std::string_view text, std::size_t from, std::size_t to, bool first,
                     Scratch& scratch) const;
   struct Hs;
