@@ -40,29 +40,6 @@ class UncheckedSource final : public rewrite::CitationSource {
   extract::ExtractorSource& inner_;
 };
 
-// `text` as an HTML document, a <p> per line (batch markup's usual input).
-std::string as_html(const std::string& text) {
-  std::string html = "<!DOCTYPE html>\n<html><body>\n";
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    html += "<p>";
-    for (std::size_t i = begin; i < end; ++i) {
-      if (text[i] == '&') {
-        html += "&amp;";
-      } else if (text[i] == '<') {
-        html += "&lt;";
-      } else {
-        html += text[i];
-      }
-    }
-    html += "</p>\n";
-    begin = end + 1;
-  }
-  return html + "</body></html>\n";
-}
-
 // The extractor's requests last first (those with the same start keep their order, which
 // decides between them): the rewriter, which looks pieces and tags up from where the last
 // request was, must then find them by bisection, and place the same links.
@@ -98,7 +75,8 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
   for (std::size_t n = 0; n < 2 * files.size(); ++n) {
     const fs::path& path = files[n / 2];
     // Each document as it is, and (the second time) as HTML, a paragraph per line.
-    const std::string doc = n % 2 == 0 ? test::read_file(path) : as_html(test::read_file(path));
+    const std::string doc =
+        n % 2 == 0 ? test::read_file(path) : test::html_paragraphs(test::read_file(path));
     INFO(path.string() << (n % 2 == 0 ? "" : " as HTML"));
     text::ViewOptions vo;
     vo.chunk_bytes = 16 << 10;  // several chunks for the larger documents

@@ -14,12 +14,14 @@
 
 namespace lexlink::test {
 
-// A new extractor of `grammar` (the tests that need one of their own).
-inline std::shared_ptr<const extract::Extractor> load_extractor(const std::string& grammar) {
+// A new extractor of `grammar` (the tests that need one of their own), scanning with `engine`.
+inline std::shared_ptr<const extract::Extractor> load_extractor(
+    const std::string& grammar, scan::Engine engine = scan::Engine::kHyperscan) {
   extract::ExtractorOptions o;
   o.data_dir = LEXLINK_SOURCE_DIR;
   o.grammars = {grammar};
   o.cache_dir = "-";
+  o.engine = engine;
   auto x = extract::Extractor::load(o);
   if (!x) FAIL(x.error().to_string());
   return std::move(*x);

@@ -27,25 +27,17 @@ TEST_CASE("every grammar rule gives its examples and not its counter-examples", 
   const auto names = grammar_names();
   REQUIRE(!names.empty());
   for (const std::string& g : names) {
-    extract::ExtractorOptions fast;
-    fast.data_dir = LEXLINK_SOURCE_DIR;
-    fast.grammars = {g};
-    fast.cache_dir = "-";
-    auto hs = extract::Extractor::load(fast);
-    if (!hs) FAIL(hs.error().to_string());
-    extract::ExtractorOptions slow = fast;
-    slow.engine = scan::Engine::kRe2;
-    auto re2 = extract::Extractor::load(slow);
-    if (!re2) FAIL(re2.error().to_string());
+    const auto hs = test::load_extractor(g);
+    const auto re2 = test::load_extractor(g, scan::Engine::kRe2);
     std::size_t examples = 0;
-    for (const auto& rule : (*hs)->rules()) {
+    for (const auto& rule : hs->rules()) {
       for (const auto& ex : rule.examples) {
         INFO(rule.file << ":" << ex.line << ": rule " << rule.name << ": " << ex.text);
-        const auto got = test::citations_of(**hs, ex.text);
+        const auto got = test::citations_of(*hs, ex.text);
         std::vector<std::string> urns;
         for (const auto& c : got) urns.push_back(c.urn);
         CHECK(urns == ex.urns);
-        const auto slow_got = test::citations_of(**re2, ex.text);
+        const auto slow_got = test::citations_of(*re2, ex.text);
         std::vector<std::string> slow_urns;
         for (const auto& c : slow_got) slow_urns.push_back(c.urn);
         CHECK(slow_urns == urns);
@@ -53,7 +45,7 @@ TEST_CASE("every grammar rule gives its examples and not its counter-examples", 
       }
       for (const auto& ex : rule.counters) {
         INFO(rule.file << ":" << ex.line << ": rule " << rule.name << ", counter: " << ex.text);
-        for (const auto& c : test::citations_of(**hs, ex.text)) {
+        for (const auto& c : test::citations_of(*hs, ex.text)) {
           CHECK(c.rule != rule.grammar + "/" + rule.name);
         }
       }

@@ -33,6 +33,28 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+std::string html_paragraphs(const std::string& text) {
+  std::string html = "<!DOCTYPE html>\n<html><body>\n";
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    html += "<p>";
+    for (std::size_t i = begin; i < end; ++i) {
+      if (text[i] == '&') {
+        html += "&amp;";
+      } else if (text[i] == '<') {
+        html += "&lt;";
+      } else {
+        html += text[i];
+      }
+    }
+    html += "</p>\n";
+    begin = end + 1;
+  }
+  return html + "</body></html>\n";
+}
+
 std::vector<std::filesystem::path> corpus_texts(const std::string& folder) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;

@@ -3,7 +3,8 @@
 // ../shared);
 // - load_table(): a TSV table of cases (the same format as lexicons, see lexicons/README.md);
 // - unescape(): "\t \n \\ \xNN" escapes so tables can hold any byte;
-// - read_file(), corpus_texts(): a file's bytes; the bundled corpus texts;
+// - read_file(), corpus_texts(), html_paragraphs(): a file's bytes; the bundled corpus texts; a
+//   text as HTML, a paragraph per line;
 // - run_cli(): runs build/lexlink with arguments and standard input, captures both outputs;
 // - TempDir: a fresh folder under /tmp for one test, removed at the end.
 #pragma once
@@ -25,6 +26,10 @@ std::string unescape(std::string_view s);
 
 // The bytes of a file; fails the test when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
+
+// `text` as an HTML document with a <p> per line ('&' and '<' escaped): batch markup's usual
+// input.
+std::string html_paragraphs(const std::string& text);
 
 // The bundled corpus texts, corpora/FOLDER/text/*.txt (every folder when `folder` is empty),
 // sorted by path.
