@@ -1368,10 +1368,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const lexicon::Token& t1 =
               u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
           // A spare citation keeps the memory of its strings: every field is set here.
-          Citation& c = st.spare == nullptr || st.spare->empty()
-                            ? out.emplace_back()
-                            : out.emplace_back(std::move(st.spare->back()));
-          if (st.spare != nullptr && !st.spare->empty()) st.spare->pop_back();
+          const bool reuse = st.spare != nullptr && !st.spare->empty();
+          Citation& c = reuse ? out.emplace_back(std::move(st.spare->back())) : out.emplace_back();
+          if (reuse) st.spare->pop_back();
           c.start = c.end = c.char_start = c.char_end = 0;  // extract() maps them
           c.text_begin = chunk.text_begin + t0.begin;
           c.text_end = chunk.text_begin + t1.end;
