@@ -23,6 +23,7 @@
 #include "batch/manifest.h"
 #include "batch/ordered_pool.h"
 #include "cli/batch.h"
+#include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
 #include "extract/citation_source.h"
 #include "rewrite/document.h"
@@ -377,8 +378,13 @@ class MarkupBatch {
         return error("too large: over --max-size " + std::to_string(options_.max_size) +
                      " bytes once decompressed");
       }
-      if (Status s = document.feed(block); !s) return error(error_text(s.error(), in.path));
-      take();
+      // A chunk's worth at a time: the outcomes (one per citation) then leave after each chunk.
+      for (std::size_t at = 0; at < block.size(); at += kCitationChunkBytes) {
+        if (Status s = document.feed(block.substr(at, kCitationChunkBytes)); !s) {
+          return error(error_text(s.error(), in.path));
+        }
+        take();
+      }
       if (Status s = input.read(block); !s) return error(error_text(s.error(), in.path));
     }
     if (options_.max_size != 0 && input.bytes() > options_.max_size) {

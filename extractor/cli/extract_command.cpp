@@ -108,6 +108,7 @@ struct ExtractSetup {
 int setup(const char* command, const Context& context, const Args& args, ExtractSetup& s) {
   s.extractor = load_extractor(command, context, args);
   if (!s.extractor) return 2;
+  set_citation_chunking(s.view, *s.extractor);
   const std::string& format = args.get("format");
   using FC = text::ViewOptions::FormatChoice;
   if (format == "auto") {
@@ -130,7 +131,6 @@ int setup(const char* command, const Context& context, const Args& args, Extract
     }
     s.view.encoding = *enc;
   }
-  s.view.chunk_bytes = kCitationChunkBytes;
   s.self = args.get("self");
   const std::string& href = args.get("href");
   if (href != "urn" && href != "resolver") {

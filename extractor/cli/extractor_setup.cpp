@@ -42,4 +42,10 @@ std::shared_ptr<const extract::Extractor> load_extractor(const char* command,
   return std::move(*x);
 }
 
+void set_citation_chunking(text::ViewOptions& view, const extract::Extractor& extractor) {
+  view.chunk_bytes = kCitationChunkBytes;
+  view.first_chunk_text_bytes = extract::kChoiceTextBytes;
+  view.cut_advisor = extractor.cut_advisor();
+}
+
 }  // namespace lexlink::cli

@@ -172,7 +172,7 @@ class Markup {
     }
 
     text::ViewOptions view;
-    view.chunk_bytes = kCitationChunkBytes;
+    view.chunk_bytes = kCitationChunkBytes;  // --citations FILE: no extractor to say more
     const std::string& format = args.get("format");
     using FC = text::ViewOptions::FormatChoice;
     if (format == "auto") {
@@ -229,6 +229,7 @@ class Markup {
       setup.self = args.get("self");
       setup.extractor = load_extractor("markup", context_, args);
       if (!setup.extractor) return 2;
+      set_citation_chunking(setup.view, *setup.extractor);
       std::string opts;
       for (const char* name :
            {"format", "encoding", "profile", "href", "partition-sep", "jurisdiction", "self"}) {
@@ -247,6 +248,7 @@ class Markup {
     } else {
       auto extractor = load_extractor("markup", context_, args);
       if (!extractor) return 2;
+      set_citation_chunking(view, *extractor);
       source = std::make_unique<extract::ExtractorSource>(std::move(extractor), args.get("self"));
     }
 
@@ -277,8 +279,12 @@ class Markup {
     while (true) {
       if (Status s = in.read(block); !s) return fail("markup", s.error().message);
       if (block.empty()) break;
-      if (Status s = document.feed(block); !s) return fail("markup", message(in, s));
-      if (Status s = report_progress(); !s) return fail("markup", s.error().message);
+      // A chunk's worth at a time: the outcomes (one per citation) then leave after each chunk.
+      for (std::size_t at = 0; at < block.size(); at += kCitationChunkBytes) {
+        const std::string_view slice = std::string_view(block).substr(at, kCitationChunkBytes);
+        if (Status s = document.feed(slice); !s) return fail("markup", message(in, s));
+        if (Status s = report_progress(); !s) return fail("markup", s.error().message);
+      }
     }
     if (Status s = document.finish(); !s) return fail("markup", message(in, s));
     if (Status s = report_progress(); !s) return fail("markup", s.error().message);

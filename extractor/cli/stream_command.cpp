@@ -265,7 +265,11 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
         }
         if (rec.error.empty()) {
           rec.extractor = x->second;
-          if (!rec.extractor) rec.error = "cannot load the grammar '" + jurisdiction + "'";
+          if (!rec.extractor) {
+            rec.error = "cannot load the grammar '" + jurisdiction + "'";
+          } else {
+            set_citation_chunking(rec.view, *rec.extractor);
+          }
         }
       }
     } catch (const std::exception& e) {

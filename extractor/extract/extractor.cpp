@@ -407,6 +407,11 @@ Extractor::Session::~Session() {
   if (pool_->states.size() < StatePool::kMaxStates) pool_->states.push_back(std::move(state_));
 }
 
+namespace {
+std::shared_ptr<const text::CutAdvisor> make_window_gap_advisor(
+    std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back, std::size_t forward);
+}  // namespace
+
 Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions& options) {
   if (options.grammars.empty()) {
     return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
@@ -617,6 +622,16 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     auto chooser = scan::TriggerScanner::compile(choice_triggers, to, choice_groups);
     if (!chooser) return chooser.error();
     x->chooser_ = std::move(*chooser);
+  }
+  if (!x->engines_.empty()) {
+    std::size_t back = 0, forward = 0;
+    for (const auto& e : x->engines_) {
+      back = std::max(back, static_cast<std::size_t>(e->g.window_back()));
+      forward = std::max(forward, static_cast<std::size_t>(e->g.window_forward()));
+    }
+    // Every grammar's triggers: the cut is chosen before the document's grammar may be.
+    x->cut_advisor_ = make_window_gap_advisor(
+        x->chooser_ ? x->chooser_ : x->engines_.front()->scanner, back, forward);
   }
   return std::shared_ptr<const Extractor>(std::move(x));
 }
@@ -836,6 +851,58 @@ struct WindowBuilder {
     return p;
   }
 };
+
+// Extractor::cut_advisor(). A window spans [t - back, t + forward] around a trigger start t,
+// widened to whole words (which stop at white space) and along lists of numbers (as long as
+// a number comes within kListGap bytes of the last); outside windows nothing is read. So a cut
+// after white space at q changes nothing when no trigger starts in [q - forward, q + back] and
+// no digit is within 2 * kListGap of q. With several grammars the scanner holds them all (and
+// their markers: more starts than needed, never fewer).
+class WindowGapAdvisor final : public text::CutAdvisor {
+ public:
+  WindowGapAdvisor(std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back,
+                   std::size_t forward)
+      : scanner_(std::move(scanner)), back_(back), forward_(forward) {}
+
+  std::size_t find_cut(std::string_view text, std::size_t from) const override {
+    // The view's text may differ by a few bytes from the bytes shown here (an invalid byte
+    // reads U+FFFD): a margin.
+    constexpr std::size_t kSlack = 64;
+    constexpr std::size_t kDigitGap = 2 * WindowBuilder::kListGap;
+    const std::size_t before = forward_ + kSlack;  // what must be seen before q
+    const std::size_t after = back_ + kSlack;      // and after it
+    if (text.size() < before + after || text.size() >= 0xFFFFFFF0u) return std::string_view::npos;
+    auto scratch = scanner_->make_scratch();
+    std::vector<std::uint32_t> starts;
+    if (!scanner_->find_starts(text, *scratch, starts)) return std::string_view::npos;
+    auto digit = [&](std::size_t at) { return static_cast<unsigned char>(text[at] - '0') < 10; };
+    auto space = [&](std::size_t at) {
+      const char c = text[at];
+      return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    };
+    std::size_t next = 0;  // the first start not before q - before
+    for (std::size_t q = std::max(from, before); q + after <= text.size(); ++q) {
+      if (!space(q - 1)) continue;
+      while (next < starts.size() && starts[next] + before < q) ++next;
+      if (next < starts.size() && starts[next] <= q + after) continue;
+      bool near_digit = false;
+      for (std::size_t d = q - kDigitGap; d < q + kDigitGap && !near_digit; ++d) {
+        near_digit = digit(d);
+      }
+      if (!near_digit) return q;
+    }
+    return std::string_view::npos;
+  }
+
+ private:
+  std::shared_ptr<const scan::TriggerScanner> scanner_;
+  std::size_t back_, forward_;
+};
+
+std::shared_ptr<const text::CutAdvisor> make_window_gap_advisor(
+    std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back, std::size_t forward) {
+  return std::make_shared<WindowGapAdvisor>(std::move(scanner), back, forward);
+}
 
 }  // namespace
 
@@ -1438,8 +1505,7 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
     // corpora is read as with 64 KiB; 16 KiB misread two US Code titles); one scan of them counts
     // the triggers and markers of every grammar at once (chooser_).
     constexpr std::size_t kMarkerWeight = 8;
-    constexpr std::size_t kChoiceBytes = 32 << 10;
-    std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceBytes);
+    std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceTextBytes);
     if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
       const std::size_t nl = sample.rfind('\n');
       if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);

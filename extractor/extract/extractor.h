@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "extract/document_name.h"
 #include "scan/trigger_scanner.h"
+#include "text/cut_advisor.h"
 #include "text/text_view.h"
 
 namespace lexlink::extract {
@@ -42,10 +43,15 @@ struct Citation {
   bool inner = false;
 };
 
+// With several grammars ({"auto"}), the text a document is read with is chosen from: the first
+// kChoiceTextBytes of its first chunk's text (text::ViewOptions::first_chunk_text_bytes makes
+// the first chunk hold them).
+inline constexpr std::size_t kChoiceTextBytes = 32 << 10;
+
 struct ExtractorOptions {
   std::string data_dir;  // holds grammars/ and lexicons/
   // Grammars to load, e.g. {"it"}; {"auto"} loads every folder of grammars/ and reads each
-  // document with the one whose triggers its first 32 KiB hold most often.
+  // document with the one whose triggers its first 32 KiB of text hold most often.
   std::vector<std::string> grammars;
   scan::Engine engine = scan::Engine::kHyperscan;
   // Where compiled trigger databases are cached; empty: $XDG_CACHE_HOME/lexlink or
@@ -106,6 +112,11 @@ class Extractor {
   std::vector<RuleInfo> rules() const;
   bool trigger_cache_hit() const;
 
+  // Where text without block boundaries or line ends may be cut into chunks without changing
+  // the citations found (text::ViewOptions::cut_advisor): white space that no reading window
+  // of any loaded grammar reaches.
+  std::shared_ptr<const text::CutAdvisor> cut_advisor() const { return cut_advisor_; }
+
   struct StatePool;  // (private use: the finished sessions' states, see pool_)
 
  private:
@@ -120,6 +131,7 @@ class Extractor {
                     std::vector<Citation>& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;
   DocumentIds document_ids_;
+  std::shared_ptr<const text::CutAdvisor> cut_advisor_;
   // The states of finished sessions, handed to the next ones (start()): their scanner scratch
   // and their caches of what is a function of the text alone (rule answers per symbol span,
   // parsed work names) go on from document to document, so a run of many small documents does

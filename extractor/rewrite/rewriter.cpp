@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "rewrite/search.h"
 #include "rewrite/unmark.h"
@@ -809,9 +810,9 @@ struct Rewriter::Impl {
     }
     if (outcomes.empty()) {
       outcomes = std::move(done);
-    } else {
-      outcomes.reserve(outcomes.size() + done.size());
-      for (Outcome& o : done) outcomes.push_back(std::move(o));
+    } else {  // (an exact reserve here would reallocate at every chunk)
+      outcomes.insert(outcomes.end(), std::make_move_iterator(done.begin()),
+                      std::make_move_iterator(done.end()));
     }
     Status s = splice(chunk.original, chunk.orig_begin, insertions, sink);
     v = nullptr;

@@ -93,8 +93,11 @@ std::size_t first_char_boundary(std::string_view s, std::size_t from, std::size_
 
 }  // namespace
 
-ChunkEmitter::ChunkEmitter(const RunMap& map, std::size_t chunk_bytes)
-    : map_(map), identity_(map.identity()), chunk_bytes_(chunk_bytes) {
+ChunkEmitter::ChunkEmitter(const RunMap& map, std::size_t chunk_bytes, std::size_t first_text_bytes)
+    : map_(map),
+      identity_(map.identity()),
+      chunk_bytes_(chunk_bytes),
+      first_text_bytes_(first_text_bytes) {
   names_.emplace_back();
   name_slots_.assign(64, 0);
 }
@@ -135,6 +138,7 @@ void ChunkEmitter::set_document(Format format, Encoding encoding, bool bom,
 void ChunkEmitter::begin_chunk(std::uint64_t mid, std::uint64_t orig) {
   chunk_mid_ = mid;
   chunk_orig_ = orig;
+  cut_base_ = mid;
   cut_requested_ = false;
   ++epoch_;
   first_threshold_ = threshold(CutLevel::kBlock);
@@ -296,16 +300,43 @@ std::uint64_t ChunkEmitter::threshold(CutLevel level) const {
   if (chunk_bytes_ == 0) return std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t s = chunk_bytes_;
   switch (level) {
-    case CutLevel::kBlock: return chunk_mid_ + s;
-    case CutLevel::kLine: return chunk_mid_ + s + s / 4;
-    case CutLevel::kSpace: return chunk_mid_ + s + s / 2;
-    case CutLevel::kAny: return chunk_mid_ + s + 3 * s / 4;
+    case CutLevel::kBlock: return cut_base_ + s;
+    case CutLevel::kLine: return cut_base_ + s + s / 4;
+    case CutLevel::kSafeSpace: return advisor_ ? cut_base_ + s + s / 2 : UINT64_MAX;
+    case CutLevel::kSpace: return cut_base_ + s + 3 * s / 4;
+    case CutLevel::kAny: return cut_base_ + 2 * s;
   }
   return std::numeric_limits<std::uint64_t>::max();
 }
 
+std::size_t ChunkEmitter::safe_space_end(std::string_view s, std::size_t a, std::size_t b,
+                                         std::size_t from, std::size_t to) {
+  if (advisor_ == nullptr || from > to || from < a || to > b) return std::string_view::npos;
+  // The advisor sees what comes before the run in this chunk (a window reaches back that far)
+  // and the whole run (what follows the cut).
+  constexpr std::size_t kBehind = 4096;
+  const std::size_t behind = std::min(text_.size(), kBehind);
+  advice_text_.assign(text_, text_.size() - behind, behind);
+  advice_text_.append(s.substr(a, b - a));
+  const std::size_t q = advisor_->find_cut(advice_text_, behind + (from - a));
+  if (q == std::string_view::npos || q < behind + (from - a) || q > behind + (to - a)) {
+    return std::string_view::npos;
+  }
+  return q - behind + a;
+}
+
 bool ChunkEmitter::offer_cut_slow(CutLevel level, std::uint64_t mid) {
   if (chunk_bytes_ == 0 || mid <= chunk_mid_) return false;
+  if (first_text_bytes_ != 0) {  // the first chunk, waiting for its text
+    if (text_.size() < first_text_bytes_ && mid < chunk_mid_ + 4 * std::uint64_t{chunk_bytes_}) {
+      return false;
+    }
+    first_text_bytes_ = 0;
+    // The thresholds count from here: a block boundary is accepted now, a line end from
+    // chunk_bytes / 4 further on, and so on (not a cut anywhere at once).
+    if (mid > cut_base_ + chunk_bytes_) cut_base_ = mid - chunk_bytes_;
+    first_threshold_ = threshold(CutLevel::kBlock);
+  }
   if (level != CutLevel::kAny && zone_depth_ > 0) return false;
   if (mid < threshold(level)) return false;
   cut_requested_ = true;
@@ -328,7 +359,7 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to) {
 
 std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint64_t base,
                                   std::size_t a, std::size_t b, bool blank_line_is_block,
-                                  bool known_valid) {
+                                  bool known_valid, bool may_wait) {
   if (a >= b) return b;
   auto emit = [&](std::size_t from, std::size_t to) {
     if (known_valid) {
@@ -343,11 +374,13 @@ std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint
                                     : std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t t_line =
       zone ? std::numeric_limits<std::uint64_t>::max() : e.threshold(CutLevel::kLine);
+  const std::uint64_t t_safe =
+      zone ? std::numeric_limits<std::uint64_t>::max() : e.threshold(CutLevel::kSafeSpace);
   const std::uint64_t t_space =
       zone ? std::numeric_limits<std::uint64_t>::max() : e.threshold(CutLevel::kSpace);
   const std::uint64_t t_any = e.threshold(CutLevel::kAny);
   const std::uint64_t end = base + b;
-  if (end < t_block && end < t_line && end < t_space && end < t_any) {
+  if (end < t_block && end < t_line && end < t_safe && end < t_space && end < t_any) {
     emit(a, b);
     return b;
   }
@@ -366,6 +399,18 @@ std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint
   if (end >= t_line) consider(first_line_end(s, rel(t_line), b), CutLevel::kLine);
   if (end >= t_space) consider(first_space_end(s, rel(t_space), b), CutLevel::kSpace);
   if (end >= t_any) consider(first_char_boundary(s, rel(t_any), b), CutLevel::kAny);
+  // Asked last, as it costs a scan of the run: only a cut before those found so far counts.
+  if (end >= t_safe) {
+    const std::size_t to = best == std::string_view::npos ? b : best;
+    consider(e.safe_space_end(s, a, b, rel(t_safe), to), CutLevel::kSafeSpace);
+  }
+  if (best == std::string_view::npos && may_wait && end >= t_safe && e.has_cut_advisor()) {
+    // Keep the run's end for the next call, when what follows it has come.
+    std::size_t keep = b - a > kAdviceLookahead ? b - kAdviceLookahead : a;
+    while (keep > a && (static_cast<unsigned char>(s[keep]) & 0xC0) == 0x80) --keep;
+    emit(a, keep);
+    return keep;
+  }
   if (best == std::string_view::npos || !e.offer_cut(level, base + best)) {
     emit(a, b);
     return b;

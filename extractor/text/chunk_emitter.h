@@ -10,9 +10,12 @@
 // dropping it keeps the text and the piece list small.
 //
 // Chunking is forward-only: once a chunk holds chunk_bytes of mid bytes a cut is accepted at a
-// block boundary; from 1.25x at a line end in text, from 1.5x at white space, from 1.75x
-// anywhere (inside a link zone or a long comment too). A chunk therefore never exceeds 1.75x
-// chunk_bytes plus one token.
+// block boundary; from 1.25x at a line end in text, from 1.5x at white space that the reader's
+// CutAdvisor accepts (judged from the text so far and the run at hand), from 1.75x at any white
+// space, from 2x anywhere (inside a link zone or a long comment too). A chunk therefore never
+// exceeds 2x chunk_bytes plus one token. The first chunk may be asked to hold some text as well
+// (first_text_bytes): it is then cut only once it holds that much text, or 4x chunk_bytes of
+// mid bytes, and its thresholds count from that point (at most 6x chunk_bytes plus a token).
 #pragma once
 
 #include <array>
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "text/charset.h"
+#include "text/cut_advisor.h"
 #include "text/text_view.h"
 
 #if defined(__SSE2__)
@@ -31,7 +35,7 @@
 
 namespace lexlink::text {
 
-enum class CutLevel : std::uint8_t { kBlock, kLine, kSpace, kAny };
+enum class CutLevel : std::uint8_t { kBlock, kLine, kSafeSpace, kSpace, kAny };
 
 // The longest piece the emitter makes (text_len and orig_len are 32-bit).
 inline constexpr std::uint32_t kMaxPieceBytes = 1u << 30;
@@ -45,8 +49,9 @@ inline bool is_space(char c) {
 
 class ChunkEmitter {
  public:
-  // `chunk_bytes` 0: a single chunk.
-  ChunkEmitter(const RunMap& map, std::size_t chunk_bytes);
+  // `chunk_bytes` 0: a single chunk. `first_text_bytes`: the text the first chunk holds at
+  // least (when the document's first 4x chunk_bytes have it).
+  ChunkEmitter(const RunMap& map, std::size_t chunk_bytes, std::size_t first_text_bytes = 0);
 
   // A discarding emitter records nothing and never cuts: a tokenizer run with it only checks
   // the document (the XML validation pass).
@@ -56,6 +61,15 @@ class ChunkEmitter {
     first_threshold_ = UINT64_MAX;
   }
   bool discarding() const { return discard_; }
+
+  // Who says where a stretch of text without block boundaries or line ends may be cut
+  // (nullptr: nobody, such stretches are cut at white space from 1.75x). Not owned.
+  void set_cut_advisor(const CutAdvisor* advisor) { advisor_ = advisor; }
+  bool has_cut_advisor() const { return advisor_ != nullptr; }
+  // The first p in [from, to] of the text run s[a, b) (the text that follows the chunk's text
+  // so far) where the advisor accepts a cut, or npos (also without an advisor).
+  std::size_t safe_space_end(std::string_view s, std::size_t a, std::size_t b, std::size_t from,
+                             std::size_t to);
 
   // Reserves room for a chunk made of about `mid_bytes` mid bytes.
   void reserve(std::size_t mid_bytes);
@@ -152,7 +166,11 @@ class ChunkEmitter {
   const RunMap& map_;
   bool identity_;
   std::size_t chunk_bytes_;
+  std::size_t first_text_bytes_;  // 0 once the first chunk holds them (or gave up waiting)
   std::uint64_t first_threshold_ = UINT64_MAX;
+  std::uint64_t cut_base_ = 0;  // thresholds count from here (the chunk's start, see above)
+  const CutAdvisor* advisor_ = nullptr;
+  std::string advice_text_;  // what the advisor reads: the chunk's last text, then the run
   std::uint32_t epoch_ = 0;
   bool drop_space_after_break_ = false;  // markup formats
   bool discard_ = false;
@@ -275,12 +293,17 @@ std::size_t complete_utf8_prefix(std::string_view s, std::size_t to);
 // accepts (a blank line counts as a block boundary when `blank_line_is_block`). Returns where
 // it stopped (b unless a cut was requested). `known_valid`: the bytes are known to be valid
 // UTF-8 (ASCII seen by find_markup, or checked before), so they are not validated again.
+// `may_wait`: more input follows the run, and the caller resumes from the returned position
+// without a cut: past the advisor's threshold, a run where the advisor finds no cut is then
+// emitted but for its last kAdviceLookahead bytes, which come again with the input that follows
+// them (so that the advisor sees what follows every place it judges, wherever feeds end).
+inline constexpr std::size_t kAdviceLookahead = 4096;
 std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint64_t base,
                                   std::size_t a, std::size_t b, bool blank_line_is_block,
-                                  bool known_valid);
+                                  bool known_valid, bool may_wait = false);
 inline std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base,
                                  std::size_t a, std::size_t b, bool blank_line_is_block,
-                                 bool known_valid = false) {
+                                 bool known_valid = false, bool may_wait = false) {
   if (a < b && base + b < e.first_threshold()) {  // no cut can fall in it (most runs): all of it
     if (known_valid) {
       e.valid_text(base + a, s.substr(a, b - a));
@@ -289,7 +312,7 @@ inline std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint6
     }
     return b;
   }
-  return emit_text_run_cutting(e, s, base, a, b, blank_line_is_block, known_valid);
+  return emit_text_run_cutting(e, s, base, a, b, blank_line_is_block, known_valid, may_wait);
 }
 
 }  // namespace lexlink::text

@@ -190,6 +190,13 @@ struct ViewBuilder::Impl {
 
   bool identity() const { return map.identity(); }
   std::string_view mid() const { return identity() ? std::string_view(orig) : mid_own; }
+  // The emitter of the document's chunks, as the options say.
+  std::unique_ptr<ChunkEmitter> new_emitter() const {
+    auto e =
+        std::make_unique<ChunkEmitter>(map, options.chunk_bytes, options.first_chunk_text_bytes);
+    e->set_cut_advisor(options.cut_advisor.get());
+    return e;
+  }
   std::size_t detect_bytes() const {
     return options.chunk_bytes == 0 ? SIZE_MAX : std::max(options.chunk_bytes, kMinDetectBytes);
   }
@@ -315,7 +322,7 @@ void ViewBuilder::Impl::detect(bool eof) {
   } else {
     pos = bom_len;
   }
-  emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
+  emitter = new_emitter();
   emitter->set_document(format, encoding, bom, "");
   emitter->begin_chunk(0, 0);
   // The whole document is here (make_view, or input shorter than a chunk, known at the end):
@@ -459,7 +466,7 @@ std::size_t ViewBuilder::Impl::run_text(std::string_view m, std::size_t from, st
     }
     if (gt == std::string_view::npos) {  // no marker (or an unterminated one: text)
       const std::size_t stop = open == std::string_view::npos ? safe_end(kOpen, p) : end;
-      p = emit_text_run(*emitter, m, mid_base, p, stop, true, known_valid);
+      p = emit_text_run(*emitter, m, mid_base, p, stop, true, known_valid, !eof);
       return p;
     }
     p = emit_text_run(*emitter, m, mid_base, p, open, true, known_valid);
@@ -474,7 +481,7 @@ std::size_t ViewBuilder::Impl::run_text(std::string_view m, std::size_t from, st
 
 void ViewBuilder::Impl::run_html_whole(const XmlProfile* fallback_profile, std::string warning) {
   format = Format::kHtml;
-  emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
+  emitter = new_emitter();
   emitter->set_document(Format::kHtml, encoding, bom, "");
   emitter->begin_chunk(0, 0);
   for (auto& w : detect_warnings) emitter->warn(std::move(w));
@@ -503,7 +510,7 @@ Status ViewBuilder::Impl::process_xml() {
     const XmlCheck root = sniff_xml_root(m.substr(start, 1024 * 1024));
     profile = &choose_xml_profile(root.root_name, root.root_namespace);
   }
-  emitter = std::make_unique<ChunkEmitter>(map, options.chunk_bytes);
+  emitter = new_emitter();
   emitter->set_document(Format::kXml, encoding, bom, profile->name);
   emitter->begin_chunk(0, 0);
   for (const auto& w : detect_warnings) emitter->warn(w);

@@ -8,10 +8,14 @@
 //
 // Chunk boundaries fall where no citation can cross them. Once a chunk holds chunk_bytes, it
 // ends at the next block boundary (HTML/XML block element, plain-text blank line); from 1.25x
-// chunk_bytes at a line end, from 1.5x at white space, and from 1.75x anywhere (a 1 GB line
-// without spaces is cut at a character boundary). Chunks never split a character, an entity or
-// a tag shorter than 64 KB; they split an existing link, a comment or a skipped element only
-// when it runs past 1.75x chunk_bytes (the zone, or the kOther tag, then comes in two parts).
+// chunk_bytes at a line end; from 1.5x at white space that ViewOptions::cut_advisor accepts
+// (the extractor's: white space no reading window reaches); from 1.75x at any white space, and
+// from 2x anywhere (a 1 GB line without spaces is cut at a character boundary). Only the last
+// two can split a citation: text without line ends so dense in citations (or digits) that no
+// window-free white space comes in a quarter of a chunk. Chunks never split a character, an
+// entity or a tag shorter than 64 KB; they split an existing link, a comment or a skipped
+// element only when it runs past 2x chunk_bytes (the zone, or the kOther tag, then comes in two
+// parts).
 //
 // Plain text has one kind of markup: the links lexlink itself writes into it
 // (`<a data-lexlink="" ...>...</a>`). Their tags are tags and their content a no-link zone, so a
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "text/cut_advisor.h"
 #include "text/text_view.h"
 
 namespace lexlink::text {
@@ -62,7 +67,14 @@ struct ViewOptions {
   std::optional<Encoding> encoding;
   // Unset: chosen from the document (root element namespace), else "generic".
   std::optional<XmlProfile> xml_profile;
-  std::size_t chunk_bytes = 4 << 20;            // target original bytes per chunk
+  std::size_t chunk_bytes = 4 << 20;  // target original bytes per chunk
+  // The first chunk holds at least this much text when the document's first 4x chunk_bytes
+  // do (a reader that decides something from a document's first text, as the extractor's
+  // automatic jurisdiction, then finds it in the first chunk however heavy the markup is).
+  std::size_t first_chunk_text_bytes = 0;
+  // Where a stretch without block boundaries or line ends may be cut (see above); shared by
+  // the builders of every thread.
+  std::shared_ptr<const CutAdvisor> cut_advisor;
   std::size_t max_document_bytes = 256u << 20;  // for XML, parsed whole
 };
 
