@@ -60,17 +60,19 @@ bool starts_here(std::string_view s, std::size_t at, std::string_view needle) {
 }
 
 // Where the names searched in the head can start: a '<' followed by i, u, m or d (<Identificacao,
-// <urn, <meta, <dc:identifier, <dcterms:identifier), or "fr" (FRBRthis, FRBRuri, FRBRalias), in any
-// case. One pass over the head, sixteen positions at a time, instead of one memchr walk per name
-// stopping at every tag.
+// <urn, <meta, <dc:identifier, <dcterms:identifier), or "fr" after '<' or ':' or at the start
+// (<FRBRthis, <akn:FRBRuri, FRBRalias: only read there), in any case. One pass over the head,
+// sixteen positions at a time, instead of one memchr walk per name stopping at every tag.
 class Candidates {
  public:
   explicit Candidates(std::string_view s) : s_(s), at_(positions()) {
     at_.clear();
     const std::size_t n = s.size();
+    if (n >= 2 && lower(s[0]) == 'f' && lower(s[1]) == 'r') at_.push_back(0);
     std::size_t i = 0;
 #if defined(__SSE2__)
     const __m128i lt = _mm_set1_epi8('<');
+    const __m128i colon = _mm_set1_epi8(':');
     const __m128i bit = _mm_set1_epi8(0x20);
     const __m128i ci = _mm_set1_epi8('i');
     const __m128i cu = _mm_set1_epi8('u');
@@ -78,21 +80,26 @@ class Candidates {
     const __m128i cd = _mm_set1_epi8('d');
     const __m128i cf = _mm_set1_epi8('f');
     const __m128i cr = _mm_set1_epi8('r');
-    for (; i + 17 <= n; i += 16) {
+    for (; i + 18 <= n; i += 16) {
       const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-      const __m128i f0 = _mm_or_si128(v0, bit);  // a letter folded to lower case
-      // Most blocks hold neither '<' nor 'f' (nor 0x1C, which folds to '<'): skip them.
-      if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(f0, lt), _mm_cmpeq_epi8(f0, cf))) == 0) {
-        continue;
-      }
-      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
-      const __m128i f1 = _mm_or_si128(v1, bit);
-      const __m128i tag =
-          _mm_and_si128(_mm_cmpeq_epi8(v0, lt),
-                        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(f1, ci), _mm_cmpeq_epi8(f1, cu)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(f1, cm), _mm_cmpeq_epi8(f1, cd))));
-      const __m128i fr = _mm_and_si128(_mm_cmpeq_epi8(f0, cf), _mm_cmpeq_epi8(f1, cr));
-      auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(tag, fr)));
+      const __m128i is_lt = _mm_cmpeq_epi8(v0, lt);
+      const __m128i mark = _mm_or_si128(is_lt, _mm_cmpeq_epi8(v0, colon));
+      // Most blocks of text hold neither '<' nor ':': skip them.
+      if (_mm_movemask_epi8(mark) == 0) continue;
+      // Letters folded to lower case.
+      const __m128i f1 =
+          _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1)), bit);
+      const __m128i f2 =
+          _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 2)), bit);
+      const __m128i tag = _mm_and_si128(
+          is_lt, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(f1, ci), _mm_cmpeq_epi8(f1, cu)),
+                              _mm_or_si128(_mm_cmpeq_epi8(f1, cm), _mm_cmpeq_epi8(f1, cd))));
+      const __m128i fr =
+          _mm_and_si128(mark, _mm_and_si128(_mm_cmpeq_epi8(f1, cf), _mm_cmpeq_epi8(f2, cr)));
+      // A tag starts at its '<', "fr" one past its mark: never the same position (a '<' is no
+      // 'f'), and in order (bit 16 is the next block's first position, which cannot be a '<').
+      auto mask = static_cast<std::uint32_t>(_mm_movemask_epi8(tag)) |
+                  (static_cast<std::uint32_t>(_mm_movemask_epi8(fr)) << 1);
       while (mask != 0) {
         at_.push_back(
             static_cast<std::uint32_t>(i + static_cast<std::size_t>(__builtin_ctz(mask))));
@@ -101,10 +108,12 @@ class Candidates {
     }
 #endif
     for (; i + 1 < n; ++i) {
-      const char a = lower(s[i]);
+      const char a = s[i];
       const char b = lower(s[i + 1]);
-      if ((a == '<' && (b == 'i' || b == 'u' || b == 'm' || b == 'd')) || (a == 'f' && b == 'r')) {
+      if (a == '<' && (b == 'i' || b == 'u' || b == 'm' || b == 'd')) {
         at_.push_back(static_cast<std::uint32_t>(i));
+      } else if ((a == '<' || a == ':') && b == 'f' && i + 2 < n && lower(s[i + 2]) == 'r') {
+        at_.push_back(static_cast<std::uint32_t>(i + 1));
       }
     }
   }
