@@ -2,8 +2,9 @@
 # Issue 4's bad inputs at full size, each through `lexlink extract`: wall and CPU time, peak RSS,
 # exit status and citations found. The test suite runs small versions of the same inputs
 # (tests/cli/extract_cli_test.cpp); this script shows the bounds hold at the sizes the issue
-# names: 1 GB without a newline, a million citations in one file, a list of 100,000 items, a
-# binary file of 100 MB, 100 MB of random bytes. Results land in bench/results/.
+# names: 1 GB without a newline, a million citations in one file (and four and six million,
+# denser), a list of 100,000 items, a binary file of 100 MB, 100 MB of random bytes. Results land
+# in bench/results/.
 # Usage: bench/hostile_inputs.sh (needs about 2.5 GB free in $TMPDIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,16 @@ with open(sys.argv[1], "w") as f:
     for i in range(1_000_000):
         f.write(f"articolo {i % 90 + 1} della legge {i % 28 + 1} aprile {1950 + i % 70}, n. {i + 1};\n")
 EOF
+# Citations as dense as they come: four million on one line, a citation every 13 bytes (where
+# the chunks cannot be cut between citations, see README "Large files"), and six million short
+# ones, a line each (a citation every 9 bytes). Memory follows this density, not the file's size.
+python3 - "$tmp/dense-line.txt" "$tmp/dense-lines.txt" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("".join(f"l. {i % 900 + 1}/1990; " for i in range(4_000_000)))
+with open(sys.argv[2], "w") as f:
+    f.write("".join(f"l. {i % 90 + 1}/90\n" for i in range(6_000_000)))
+EOF
 # "artt. 1, 2, 3, ..., 100000 della legge 3 aprile 2000, n. 56"
 python3 - "$tmp/list.txt" <<'EOF'
 import sys
@@ -53,7 +64,7 @@ EOF
 {
   echo "# lexlink extract on hostile inputs, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  for name in one-line.txt million.txt list.txt binary.bin random.bin; do
+  for name in one-line.txt million.txt dense-line.txt dense-lines.txt list.txt binary.bin random.bin; do
     f="$tmp/$name"
     set +e
     /usr/bin/time -f "%e %U %M" -o "$tmp/time" build/lexlink extract --jurisdiction it "$f" \
@@ -65,7 +76,7 @@ EOF
     errors=$(grep -c '"error"' "$tmp/out" || true)
     awk -v n="$name" -v b="$(stat -c %s "$f")" -v w="$wall" -v u="$user" -v r="$rss_kb" \
         -v s="$status" -v c="$cites" -v e="$errors" 'BEGIN {
-      printf "%-13s %7.1f MB: exit %d, %d citations, %d error records, wall %.1f s, user %.1f s, peak RSS %.0f MB\n",
+      printf "%-15s %7.1f MB: exit %d, %d citations, %d error records, wall %.1f s, user %.1f s, peak RSS %.0f MB\n",
              n, b / 1e6, s, c, e, w, u, r / 1024 }'
     if [ "$errors" -gt 0 ]; then sed -n '1p' "$tmp/out" | cut -c1-200; fi
   done

@@ -194,6 +194,26 @@ bool same_act(const std::string& a, const std::string& b, ActKeys& cache) {
          x.numbers == y.numbers && x.year == y.year && !x.year.empty();
 }
 
+// A rule's program with its captures, compiled the first time a span of symbols matches the
+// rule (RE2::Set says which do): most rules never do in a short run, and start-up then compiles
+// only the set and the combined program, which hold the same patterns. Thread-safe. Its
+// capture groups are the rule's captures in order (grammar::Rule::captures; the pattern has no
+// other group), so their numbers are known before it is compiled.
+class RuleProgram {
+ public:
+  explicit RuleProgram(const std::string& regex) : regex_(regex) {}
+  const re2::RE2& get() const {
+    std::call_once(once_,
+                   [this] { re_ = std::make_unique<re2::RE2>(regex_, symbol_options(false)); });
+    return *re_;
+  }
+
+ private:
+  const std::string& regex_;  // the rule's (Rule::regex, which outlives this)
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<re2::RE2> re_;
+};
+
 }  // namespace
 
 struct Extractor::Engine {
@@ -201,7 +221,7 @@ struct Extractor::Engine {
   std::shared_ptr<const scan::TriggerScanner> scanner;
   std::unique_ptr<re2::RE2> combined;
   std::unique_ptr<re2::RE2::Set> set;
-  std::vector<std::unique_ptr<re2::RE2>> rule_re;
+  std::vector<std::unique_ptr<RuleProgram>> rule_re;
   std::unique_ptr<ChainSetup> chain;    // how partition chains read (after `g` is in place)
   std::vector<std::string> rule_names;  // "grammar/rule", per rule
   int parts_capture_missing = 0;
@@ -556,24 +576,21 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
         e.line = r.where.line;
         return e;
       }
-      auto re = std::make_unique<re2::RE2>(r.regex, symbol_options(false));
-      if (!re->ok()) {
-        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "': " + re->error());
-        e.file = r.where.file;
-        e.line = r.where.line;
-        return e;
-      }
-      // A rule that matches nothing at all would loop: refuse it.
-      if (re2::RE2::FullMatch("", *re)) {
-        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "' matches empty text");
-        e.file = r.where.file;
-        e.line = r.where.line;
-        return e;
-      }
-      engine->rule_re.push_back(std::move(re));
+      engine->rule_re.push_back(std::make_unique<RuleProgram>(r.regex));
     }
     if (!engine->set->Compile()) {
       return make_error(ErrorCode::kDataError, "grammar '" + name + "': the rules are too large");
+    }
+    // A rule that matches nothing at all would loop: refuse it (the set is anchored at both
+    // ends, so it says which rules match the empty text).
+    if (std::vector<int> empty; engine->set->Match("", &empty) && !empty.empty()) {
+      const Rule& r =
+          engine->g
+              .rules()[static_cast<std::size_t>(*std::min_element(empty.begin(), empty.end()))];
+      Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "' matches empty text");
+      e.file = r.where.file;
+      e.line = r.where.line;
+      return e;
     }
     engine->combined = std::make_unique<re2::RE2>(combined, symbol_options(true));
     if (!engine->combined->ok()) {
@@ -583,9 +600,8 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     // Capture names by number (Engine::capture_names).
     {
       std::set<std::string> capture_names;
-      for (const auto& re : engine->rule_re) {
-        for (const auto& named : re->NamedCapturingGroups()) capture_names.insert(named.first);
-      }
+      for (const Rule& r : engine->g.rules())
+        capture_names.insert(r.captures.begin(), r.captures.end());
       engine->capture_names.assign(capture_names.begin(), capture_names.end());
       engine->cap_parts = engine->capture_id("parts");
       engine->cap_actparts = engine->capture_id("actparts");
@@ -594,10 +610,11 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
       engine->rule_captures.resize(engine->g.rules().size());
       for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
         Engine::RuleCaptures& rc = engine->rule_captures[r];
-        rc.group_ids.assign(
-            static_cast<std::size_t>(engine->rule_re[r]->NumberOfCapturingGroups()) + 1, -1);
-        for (const auto& [group_name, index] : engine->rule_re[r]->NamedCapturingGroups()) {
-          rc.group_ids[static_cast<std::size_t>(index)] = engine->capture_id(group_name);
+        // Group k + 1 is capture k (RuleProgram).
+        const std::vector<std::string>& captures = engine->g.rules()[r].captures;
+        rc.group_ids.assign(captures.size() + 1, -1);
+        for (std::size_t k = 0; k < captures.size(); ++k) {
+          rc.group_ids[k + 1] = engine->capture_id(captures[k]);
         }
         auto add_part = [&](const grammar::TemplatePart& part) {
           const std::size_t at = rc.choice_ids.size();
@@ -990,11 +1007,13 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
   std::sort(a.ids.begin(), a.ids.end());
   a.rules.resize(a.ids.size());
   for (std::size_t k = 0; k < a.ids.size(); ++k) {
-    const re2::RE2& re = *e.rule_re[static_cast<std::size_t>(a.ids[k])];
+    const re2::RE2& re = e.rule_re[static_cast<std::size_t>(a.ids[k])]->get();
     groups.assign(static_cast<std::size_t>(re.NumberOfCapturingGroups()) + 1, {});
     RuleAnswers::Rule& r = a.rules[k];
-    r.matched = re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
-                         static_cast<int>(groups.size()));
+    // (ok: the set compiled the same pattern without its group names, which the grammar
+    // loader checked; tests/grammar compiles every rule.)
+    r.matched = re.ok() && re.Match(symbols, s, end, re2::RE2::ANCHOR_BOTH, groups.data(),
+                                    static_cast<int>(groups.size()));
     if (!r.matched) continue;
     const std::vector<int>& ids = e.rule_captures[static_cast<std::size_t>(a.ids[k])].group_ids;
     for (std::size_t index = 1; index < groups.size(); ++index) {
