@@ -219,8 +219,23 @@ class RuleProgram {
 struct Extractor::Engine {
   grammar::Grammar g;
   std::shared_ptr<const scan::TriggerScanner> scanner;
-  std::unique_ptr<re2::RE2> combined;
-  std::unique_ptr<re2::RE2::Set> set;
+  // The rules' programs: all of them at once (combined, leftmost-longest over the units) and as
+  // a set (which rules match a span whole). Compiled on first use (programs()), so that with
+  // several grammars only those documents are read with cost anything: Extractor::load compiles
+  // them at once when it loads one grammar, so that its errors come at load.
+  struct Programs {
+    std::unique_ptr<re2::RE2> combined;
+    std::unique_ptr<re2::RE2::Set> set;
+    Status status = Status::Ok();
+  };
+  std::string combined_regex;  // for Programs::combined
+  mutable std::once_flag programs_once;
+  mutable Programs programs_;
+  const Programs& programs() const {
+    std::call_once(programs_once, [this] { compile_programs(); });
+    return programs_;
+  }
+  void compile_programs() const;
   std::vector<std::unique_ptr<RuleProgram>> rule_re;
   std::unique_ptr<ChainSetup> chain;    // how partition chains read (after `g` is in place)
   std::vector<std::string> rule_names;  // "grammar/rule", per rule
@@ -562,40 +577,11 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
         }
       }
     }
-    // Rule programs.
-    std::string combined;
-    engine->set = std::make_unique<re2::RE2::Set>(symbol_options(true), re2::RE2::ANCHOR_BOTH);
+    // Rule programs (compiled on first use: Engine::programs()).
     for (const Rule& r : engine->g.rules()) {
-      const std::string plain = without_captures(r.regex);
-      if (!combined.empty()) combined += '|';
-      combined += "(?:" + plain + ")";
-      std::string err;
-      if (engine->set->Add(plain, &err) < 0) {
-        Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "': " + err);
-        e.file = r.where.file;
-        e.line = r.where.line;
-        return e;
-      }
+      if (!engine->combined_regex.empty()) engine->combined_regex += '|';
+      engine->combined_regex += "(?:" + without_captures(r.regex) + ")";
       engine->rule_re.push_back(std::make_unique<RuleProgram>(r.regex));
-    }
-    if (!engine->set->Compile()) {
-      return make_error(ErrorCode::kDataError, "grammar '" + name + "': the rules are too large");
-    }
-    // A rule that matches nothing at all would loop: refuse it (the set is anchored at both
-    // ends, so it says which rules match the empty text).
-    if (std::vector<int> empty; engine->set->Match("", &empty) && !empty.empty()) {
-      const Rule& r =
-          engine->g
-              .rules()[static_cast<std::size_t>(*std::min_element(empty.begin(), empty.end()))];
-      Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "' matches empty text");
-      e.file = r.where.file;
-      e.line = r.where.line;
-      return e;
-    }
-    engine->combined = std::make_unique<re2::RE2>(combined, symbol_options(true));
-    if (!engine->combined->ok()) {
-      return make_error(ErrorCode::kDataError,
-                        "grammar '" + name + "': " + engine->combined->error());
     }
     // Capture names by number (Engine::capture_names).
     {
@@ -640,6 +626,11 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (!chooser) return chooser.error();
     x->chooser_ = std::move(*chooser);
   }
+  // One grammar: its programs now, so that their errors come at load. Several (auto): each on
+  // the first document read with it.
+  if (x->engines_.size() == 1) {
+    if (Status s = x->engines_.front()->programs().status; !s) return s.error();
+  }
   if (!x->engines_.empty()) {
     std::size_t back = 0, forward = 0;
     for (const auto& e : x->engines_) {
@@ -651,6 +642,31 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
         x->chooser_ ? x->chooser_ : x->engines_.front()->scanner, back, forward);
   }
   return std::shared_ptr<const Extractor>(std::move(x));
+}
+
+void Extractor::Engine::compile_programs() const {
+  Programs& p = programs_;
+  p.set = std::make_unique<re2::RE2::Set>(symbol_options(true), re2::RE2::ANCHOR_BOTH);
+  for (const Rule& r : g.rules()) {
+    std::string err;
+    if (p.set->Add(without_captures(r.regex), &err) < 0) {
+      Error e = make_error(ErrorCode::kDataError, "rule '" + r.name + "': " + err);
+      e.file = r.where.file;
+      e.line = r.where.line;
+      p.status = e;
+      return;
+    }
+  }
+  if (!p.set->Compile()) {
+    p.status =
+        make_error(ErrorCode::kDataError, "grammar '" + g.name() + "': the rules are too large");
+    return;
+  }
+  p.combined = std::make_unique<re2::RE2>(combined_regex, symbol_options(true));
+  if (!p.combined->ok()) {
+    p.status =
+        make_error(ErrorCode::kDataError, "grammar '" + g.name() + "': " + p.combined->error());
+  }
 }
 
 bool Extractor::trigger_cache_hit() const {
@@ -1003,7 +1019,7 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= 4096) cache.clear();
   RuleAnswers a;
-  e.set->Match(re2::StringPiece(symbols.data() + s, end - s), &a.ids);
+  e.programs().set->Match(re2::StringPiece(symbols.data() + s, end - s), &a.ids);
   std::sort(a.ids.begin(), a.ids.end());
   a.rules.resize(a.ids.size());
   for (std::size_t k = 0; k < a.ids.size(); ++k) {
@@ -1132,6 +1148,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     reading.wrap_width = st.wrap_width;
     build_units(g, text, windows, st.breaks, reading, u, st.word_ids);
     // Leftmost-longest matches, one rule each.
+    const Engine::Programs& programs = e.programs();
+    if (!programs.status) return programs.status;
+    const re2::RE2& combined = *programs.combined;
     Interpreter interp(g, *e.chain, u);
     st.previous.valid = false;
     const re2::StringPiece symbols(u.symbols);
@@ -1139,7 +1158,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     std::vector<re2::StringPiece> groups;
     while (pos < u.symbols.size()) {
       re2::StringPiece m;
-      if (!e.combined->Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m, 1)) break;
+      if (!combined.Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m, 1)) break;
       const auto s = static_cast<std::uint32_t>(m.data() - u.symbols.data());
       const auto end = static_cast<std::uint32_t>(s + m.size());
       if (end <= s) {

@@ -755,6 +755,10 @@ class Loader {
     if (rule_.examples.empty()) {
       return error_at(rule_.where, "rule '" + rule_.name + "' has no example");
     }
+    // A rule that matches nothing at all would loop.
+    if (matches_empty(rule_.match, 0)) {
+      return error_at(rule_.where, "rule '" + rule_.name + "' matches empty text");
+    }
     collect_captures(rule_.match, rule_.captures);
     std::set<std::string> seen;
     for (const std::string& c : rule_.captures) {
@@ -807,6 +811,29 @@ class Loader {
     }
     g_.rules_.push_back(std::move(rule_));
     return Status::Ok();
+  }
+
+  // Whether `p` matches the empty sequence of units.
+  bool matches_empty(const Pattern& p, int depth) const {
+    if (depth > 64) return false;  // a macro loop: emit_regex reports it
+    switch (p.op) {
+      case Pattern::Op::kSeq:
+        return std::all_of(p.children.begin(), p.children.end(),
+                           [&](const Pattern& c) { return matches_empty(c, depth + 1); });
+      case Pattern::Op::kAlt:
+        return std::any_of(p.children.begin(), p.children.end(),
+                           [&](const Pattern& c) { return matches_empty(c, depth + 1); });
+      case Pattern::Op::kRepeat: return p.min == 0 || matches_empty(p.children[0], depth + 1);
+      case Pattern::Op::kCapture: return matches_empty(p.children[0], depth + 1);
+      case Pattern::Op::kMacro: {
+        auto it = macros_.find(p.name);
+        return it != macros_.end() && matches_empty(it->second, depth + 1);
+      }
+      case Pattern::Op::kClass:
+      case Pattern::Op::kLiteral:
+      case Pattern::Op::kBuiltin: return false;
+    }
+    return false;
   }
 
   static void collect_captures(const Pattern& p, std::vector<std::string>& out) {
