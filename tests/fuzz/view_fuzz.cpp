@@ -1,7 +1,9 @@
 #include "fuzz/view_fuzz.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,21 @@
 namespace lexlink::test {
 
 namespace {
+
+// Accepts a cut after white space that follows '.' or ';' (the view builder must keep its
+// guarantees wherever an advisor says).
+class PunctuationAdvisor final : public text::CutAdvisor {
+ public:
+  std::size_t find_cut(std::string_view text, std::size_t from) const override {
+    for (std::size_t q = std::max<std::size_t>(from, 2); q <= text.size(); ++q) {
+      const char c = text[q - 1];
+      if ((c == ' ' || c == '\n' || c == '\t') && (text[q - 2] == '.' || text[q - 2] == ';')) {
+        return q;
+      }
+    }
+    return std::string_view::npos;
+  }
+};
 
 [[noreturn]] void report(const std::vector<std::string>& violations, std::string_view doc) {
   std::fprintf(stderr, "view invariant violated on a %zu-byte document:\n", doc.size());
@@ -52,6 +69,8 @@ int fuzz_view(const std::uint8_t* data, std::size_t size, text::ViewOptions::For
   }
 
   options.chunk_bytes = kChunks[(control >> 2) & 3];
+  if ((control & 32) != 0) options.first_chunk_text_bytes = 40;
+  if ((control & 64) != 0) options.cut_advisor = std::make_shared<PunctuationAdvisor>();
   const auto chunks = build_chunks(doc, options, kFeeds[control & 3], &error);
   if (!error.empty()) {
     std::fprintf(stderr, "building the streamed view failed: %s\n", error.c_str());
