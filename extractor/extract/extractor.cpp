@@ -220,9 +220,9 @@ struct Extractor::Engine {
   grammar::Grammar g;
   std::shared_ptr<const scan::TriggerScanner> scanner;
   // The rules' programs: all of them at once (combined, leftmost-longest over the units) and as
-  // a set (which rules match a span whole). Compiled on first use (programs()), so that with
-  // several grammars only those documents are read with cost anything: Extractor::load compiles
-  // them at once when it loads one grammar, so that its errors come at load.
+  // a set (which rules match a span whole). Compiled on first use (programs()): with several
+  // grammars, one that no document is read with is never compiled. Extractor::load compiles
+  // them at once when it loads one grammar, so that their errors come at load.
   struct Programs {
     std::unique_ptr<re2::RE2> combined;
     std::unique_ptr<re2::RE2::Set> set;
@@ -586,8 +586,9 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     // Capture names by number (Engine::capture_names).
     {
       std::set<std::string> capture_names;
-      for (const Rule& r : engine->g.rules())
+      for (const Rule& r : engine->g.rules()) {
         capture_names.insert(r.captures.begin(), r.captures.end());
+      }
       engine->capture_names.assign(capture_names.begin(), capture_names.end());
       engine->cap_parts = engine->capture_id("parts");
       engine->cap_actparts = engine->capture_id("actparts");
