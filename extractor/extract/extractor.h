@@ -1,14 +1,15 @@
 // extract/extractor: finds citations of sources of law in a TextView and names them (URN:LEX).
 //
-// An Extractor is loaded once from the data folder (grammars/<g>/ with their lexicons), compiled
-// (Hyperscan trigger database cached on disk, RE2 rule programs; with several grammars a
-// grammar's programs, and any grammar's program of one rule with its captures, are compiled
-// once, thread-safely, when first needed) and then immutable: threads share it, each document gets its own Session (the context that relative references need,
-// and the per-thread scratch). extract() reads one chunk at a time, in order, and appends the
-// citations it finds, sorted by start; every citation carries its byte span in the original
-// input, its code-point span, the URN of the reference (with ~partition) and of the work, the
-// rule that produced it and whether the name is complete. Work per chunk is linear in its size:
-// only bounded windows around triggers are read.
+// An Extractor is loaded once from the data folder (grammars/<g>/ with their lexicons),
+// compiled (Hyperscan trigger database cached on disk, RE2 rule programs) and then immutable:
+// threads share it. (With several grammars a grammar's programs, and with any a rule's own
+// program with its captures, are compiled once, thread-safely, when first needed.) Each
+// document gets its own Session (the context that relative references need, and the
+// per-thread scratch). extract() reads one chunk at a time, in order, and appends the citations
+// it finds, sorted by start; every citation carries its byte span in the original input, its
+// code-point span, the URN of the reference (with ~partition) and of the work, the rule that
+// produced it and whether the name is complete. Work per chunk is linear in its size: only
+// bounded windows around triggers are read.
 #pragma once
 
 #include <cstdint>
