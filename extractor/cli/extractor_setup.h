@@ -16,11 +16,12 @@ namespace lexlink::cli {
 
 // The text chunk the commands that find citations read at a time. A chunk's tokens, citations
 // and output lines are held together, so memory follows chunk size times citation density: a
-// citation every 13 bytes (4 million in 51 MB, one line) took 182 MB with 1 MB chunks and
-// takes 81 MB with 256 KiB ones, which also read 2% fewer instructions on ordinary text.
-// Results do not depend on where chunks are cut (but see view_builder.h on text without line
-// ends).
-inline constexpr std::size_t kCitationChunkBytes = 256u << 10;
+// citation every 13 bytes (4 million in 51 MB, one line) took 182 MB with 1 MB chunks, 80 MB
+// with 256 KiB ones and takes 46 MB with 128 KiB ones (markup of a citation every 9 bytes:
+// 195, 116, 63 MB), for the same instructions on ordinary text. Results do not depend on where
+// chunks are cut (but see view_builder.h on text without line ends: on that one-line file,
+// 34 of the 4 million citations are lost at cuts, 7 with 256 KiB chunks).
+inline constexpr std::size_t kCitationChunkBytes = 128u << 10;
 
 // Sets how the commands that find citations with `extractor` chunk a document: chunks of
 // kCitationChunkBytes, the first one holding the text that --jurisdiction auto chooses from,
