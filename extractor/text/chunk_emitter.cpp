@@ -404,8 +404,9 @@ std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint
     const std::size_t to = best == std::string_view::npos ? b : best;
     consider(e.safe_space_end(s, a, b, rel(t_safe), to), CutLevel::kSafeSpace);
   }
-  if (best == std::string_view::npos && may_wait && end >= t_safe && e.has_cut_advisor()) {
-    // Keep the run's end for the next call, when what follows it has come.
+  if (best == std::string_view::npos && may_wait && end >= t_safe) {
+    // Keep the run's end for the next call, when what follows it has come (t_safe is reached
+    // only with an advisor).
     std::size_t keep = b - a > kAdviceLookahead ? b - kAdviceLookahead : a;
     while (keep > a && (static_cast<unsigned char>(s[keep]) & 0xC0) == 0x80) --keep;
     emit(a, keep);

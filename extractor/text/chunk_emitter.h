@@ -65,7 +65,6 @@ class ChunkEmitter {
   // Who says where a stretch of text without block boundaries or line ends may be cut
   // (nullptr: nobody, such stretches are cut at white space from 1.75x). Not owned.
   void set_cut_advisor(const CutAdvisor* advisor) { advisor_ = advisor; }
-  bool has_cut_advisor() const { return advisor_ != nullptr; }
   // The first p in [from, to] of the text run s[a, b) (the text that follows the chunk's text
   // so far) where the advisor accepts a cut, or npos (also without an advisor).
   std::size_t safe_space_end(std::string_view s, std::size_t a, std::size_t b, std::size_t from,
