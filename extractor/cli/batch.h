@@ -81,7 +81,8 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
 // One citation as a JSON object (no "file"), as `lexlink stream` returns them.
 void append_citation_json(std::string& out, const extract::Citation& c);
 
-// A hash of `options` text and of every file of DATA/grammars and DATA/lexicons.
+// A hash of `options` text and of every data file of DATA/grammars and DATA/lexicons (their
+// Markdown documentation, hidden files and NAME~ backups left out).
 std::string options_fingerprint(const std::string& data_dir, const std::string& options);
 
 }  // namespace lexlink::cli

@@ -217,6 +217,15 @@ std::string options_fingerprint(const std::string& data_dir, const std::string& 
     std::error_code ec;
     for (fs::recursive_directory_iterator it(fs::path(data_dir) / sub, ec), end; !ec && it != end;
          it.increment(ec)) {
+      // Documentation (README.md and other Markdown), hidden files and folders (editor swap
+      // files, a .git of the user's own data) and backups (NAME~) are not read by any loader:
+      // editing them must not redo a finished run.
+      const std::string name = it->path().filename().string();
+      if (name.empty() || name.front() == '.') {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (name.back() == '~' || it->path().extension() == ".md") continue;
       if (it->is_regular_file(ec)) files.push_back(it->path());
     }
   }

@@ -238,6 +238,45 @@ TEST_CASE("markup --resume skips what is done and redoes what changed", "[batch]
   CHECK(statuses()["ok"] == static_cast<int>(rels.size()));
 }
 
+TEST_CASE("markup --resume redoes a run when the data changes, not when its documentation does",
+          "[batch]") {
+  TempDir t;
+  // A data folder of our own: a copy of the project's grammars and lexicons.
+  fs::create_directories(t.path / "data");
+  for (const char* sub : {"grammars", "lexicons"}) {
+    fs::copy(data_path(sub), t.path / "data" / sub, fs::copy_options::recursive);
+  }
+  const auto rels = make_tree(t.path / "in");
+  const std::vector<std::string> base = {"--data",    t / "data",         "markup",
+                                         "--out-dir", t / "out",          "--resume",
+                                         "--report",  t / "report.jsonl", t / "in"};
+  auto statuses = [&] {
+    std::map<std::string, int> n;
+    for (const json& j : json_lines(slurp(t.path / "report.jsonl"))) n[j["status"]]++;
+    return n;
+  };
+  const int all = static_cast<int>(rels.size());
+  auto r = run_cli(base);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(statuses()["ok"] == all);
+  // Documentation, a hidden file and a backup are not data: nothing is redone.
+  spit(t.path / "data/grammars/README.md", slurp(t.path / "data/grammars/README.md") + "\nMore.\n");
+  spit(t.path / "data/lexicons/it/README.md", "Notes on the Italian lexicons.\n");
+  spit(t.path / "data/lexicons/it/.acts.tsv.swp", "swap");
+  spit(t.path / "data/lexicons/it/acts.tsv~", "backup");
+  spit(t.path / "data/lexicons/.git/HEAD", "ref: refs/heads/main\n");
+  r = run_cli(base);
+  REQUIRE(r.exit_code == 0);
+  CHECK(statuses()["skipped"] == all);
+  // A lexicon row is data: everything is redone.
+  spit(t.path / "data/lexicons/it/acts.tsv",
+       slurp(t.path / "data/lexicons/it/acts.tsv") + "# a comment added\n");
+  r = run_cli(base);
+  REQUIRE(r.exit_code == 0);
+  CHECK(statuses()["ok"] == all);
+}
+
 TEST_CASE("markup --in-place replaces the inputs atomically and is idempotent", "[batch]") {
   TempDir t;
   const auto rels = make_tree(t.path / "in");
