@@ -256,7 +256,6 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
   std::unique_ptr<extract::Extractor::Session> session;
-  std::string block;
   bool first = true;
   auto drain = [&]() -> Status {
     while (auto chunk = builder.next()) {
@@ -272,7 +271,10 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
     }
     return Status::Ok();
   };
+  // The stream's own buffer is fed as it is (the view copies what it keeps); only the first
+  // bytes, while there are too few to tell text from binary, are gathered in `head`.
   std::string head;
+  std::string_view block;
   while (true) {
     if (Status s = in.read(block); !s) return s;
     if (bytes != nullptr) *bytes = in.bytes();
@@ -285,18 +287,19 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
       continue;
     }
     if (!head.empty()) {
-      block.insert(0, head);
-      head.clear();
+      head += block;
+      block = head;
     }
     if (block.empty()) break;
     if (first) {
       first = false;
-      if (text::is_binary(std::string_view(block).substr(0, text::kBinaryProbeBytes))) {
+      if (text::is_binary(block.substr(0, text::kBinaryProbeBytes))) {
         return make_error(ErrorCode::kUnsupported,
                           "looks like a binary file (NUL or control bytes), not text");
       }
     }
     if (Status s = builder.feed(block); !s) return s;
+    head.clear();
     if (Status s = drain(); !s) return s;
   }
   if (Status s = builder.finish(); !s) return s;
