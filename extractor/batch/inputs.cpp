@@ -84,6 +84,18 @@ Status read_list(std::FILE* f, std::vector<std::string>& out) {
   return Status::Ok();
 }
 
+// Why a file met in a folder walk is not read: it is a FIFO, a socket or a device (an empty
+// string for a regular file, and for a missing one: opening it says what is wrong).
+std::string special_file(const fs::file_status& st) {
+  switch (st.type()) {
+    case fs::file_type::fifo: return "not a regular file: a FIFO (named pipe)";
+    case fs::file_type::socket: return "not a regular file: a socket";
+    case fs::file_type::block: return "not a regular file: a block device";
+    case fs::file_type::character: return "not a regular file: a character device";
+    default: return {};
+  }
+}
+
 }  // namespace
 
 bool glob_matches(const std::string& glob, const std::string& rel) {
@@ -152,7 +164,8 @@ Result<InputList> enumerate_inputs(const InputSpec& spec) {
   InputList list;
   list.root = root.string();
   std::unordered_set<std::string> seen;
-  auto add = [&](const std::string& given, const fs::path& abs) -> Status {
+  auto add = [&](const std::string& given, const fs::path& abs,
+                 std::string refused = {}) -> Status {
     if (!within(abs, root)) {
       return invalid(given + " is outside the root " + root.string() + " (see --root)");
     }
@@ -162,7 +175,7 @@ Result<InputList> enumerate_inputs(const InputSpec& spec) {
     }
     if (excluded(spec, rel, false)) return Status::Ok();
     if (!seen.insert(rel).second) return Status::Ok();  // the same file named twice
-    list.inputs.push_back({given, std::move(rel)});
+    list.inputs.push_back({given, std::move(rel), std::move(refused)});
     return Status::Ok();
   };
   for (const Named& n : items) {
@@ -179,7 +192,13 @@ Result<InputList> enumerate_inputs(const InputSpec& spec) {
     while (!stack.empty()) {
       auto [given_dir, abs_dir] = std::move(stack.back());
       stack.pop_back();
-      std::vector<std::pair<std::string, bool>> entries;  // name, is folder
+      struct Entry {
+        std::string name;
+        bool is_dir;
+        std::string refused;  // Input::refused
+        bool operator<(const Entry& o) const { return name < o.name; }
+      };
+      std::vector<Entry> entries;
       std::error_code ec;
       fs::directory_iterator it(abs_dir, ec), end;
       if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
@@ -189,12 +208,12 @@ Result<InputList> enumerate_inputs(const InputSpec& spec) {
         std::error_code ec2;
         const bool is_dir = it->is_directory(ec2);
         if (is_dir && it->is_symlink(ec2)) continue;  // links to folders are not followed
-        entries.emplace_back(name, is_dir);
+        entries.push_back({name, is_dir, is_dir ? std::string() : special_file(it->status(ec2))});
       }
       if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
       std::sort(entries.begin(), entries.end());
       std::vector<std::pair<std::string, fs::path>> subdirs;
-      for (const auto& [name, is_dir] : entries) {
+      for (const auto& [name, is_dir, refused] : entries) {
         const fs::path abs = abs_dir / name;
         const std::string given = given_dir.empty() || given_dir.back() == '/'
                                       ? given_dir + name
@@ -206,7 +225,7 @@ Result<InputList> enumerate_inputs(const InputSpec& spec) {
           if (!skipped && !excluded(spec, rel, true)) subdirs.emplace_back(given, abs);
           continue;
         }
-        if (Status s = add(given, abs); !s) return s.error();
+        if (Status s = add(given, abs, refused); !s) return s.error();
       }
       // Pushed in reverse so the first folder is walked first: files of a folder come before
       // the files of its subfolders, subfolders in name order.

@@ -6,7 +6,8 @@
 // relative to the root (--root, else the common parent of the arguments, a folder argument
 // being its own root): the output is OUT/relative-path. Include/exclude globs (fnmatch, '*'
 // crossing '/'; a glob without '/' also matches the file's name alone) are matched against that
-// relative path; an excluded folder is not walked. lexlink's own files (".X.lexlink-tmp",
+// relative path; an excluded folder is not walked. A FIFO, socket or device met in a walk is
+// listed with the reason it is not read (Input::refused). lexlink's own files (".X.lexlink-tmp",
 // ".lexlink-manifest*") are never inputs. The same file named twice is read once; an input
 // outside the root is an error.
 #pragma once
@@ -31,6 +32,11 @@ struct InputSpec {
 struct Input {
   std::string path;  // as given or found (relative to the working directory, or absolute)
   std::string rel;   // relative to the root, '/'-separated
+  // Not empty for a FIFO, socket or device found in a folder walk (directly or through a
+  // symbolic link): why it is not read ("not a regular file: a FIFO"). Opening a FIFO would
+  // wait for a writer forever; the run reports it as an error and goes on. A path named as an
+  // argument or in a list is read whatever it is (a pipe from the shell: <(...)).
+  std::string refused;
 };
 
 struct InputList {

@@ -321,6 +321,7 @@ class MarkupBatch {
   };
 
   FileResult run_file(const batch::Input& in, Worker& worker) {
+    if (!in.refused.empty()) return error(in.refused);
     const std::string out_path = output_path(in);
     struct stat st {};
     if (::stat(in.path.c_str(), &st) != 0) {

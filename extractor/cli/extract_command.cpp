@@ -329,7 +329,11 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   BatchOptions batch_options;
   if (!read_batch_options("extract", args, batch_options)) return 2;
   // The inputs, in order: files as given ('-': standard input), folders walked, then the list.
-  std::vector<std::string> inputs;
+  struct Input {
+    std::string path;
+    std::string refused;  // batch::Input::refused
+  };
+  std::vector<Input> inputs;
   auto add_listed = [&](batch::InputSpec spec) -> bool {
     spec.include = args.all("include");
     spec.exclude = args.all("exclude");
@@ -339,7 +343,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
       std::fprintf(stderr, "lexlink extract: %s\n", list.error().message.c_str());
       return false;
     }
-    for (batch::Input& in : list->inputs) inputs.push_back(std::move(in.path));
+    for (batch::Input& in : list->inputs) {
+      inputs.push_back({std::move(in.path), std::move(in.refused)});
+    }
     return true;
   };
   for (const std::string& path : args.positional()) {
@@ -349,7 +355,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
       spec.paths = {path};
       if (!add_listed(spec)) return 2;
     } else {
-      inputs.push_back(path);
+      inputs.push_back({path, {}});
     }
   }
   if (!args.get("files-from").empty()) {
@@ -392,7 +398,11 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   batch::OrderedPool<std::size_t, FileOut> pool(
       jobs, 2 * jobs + 2, [&](std::size_t& i, std::size_t) {
         FileOut r;
-        const std::string& path = inputs[i];
+        const std::string& path = inputs[i].path;
+        if (!inputs[i].refused.empty()) {
+          r.error = inputs[i].refused;
+          return r;
+        }
         std::string file_json, href_scratch;
         append_json_string(file_json, path);
         try {
@@ -431,7 +441,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     // Woken once for several files, not for every one (as markup): when jobs + 2 results are
     // ready, each worker still has a file (the window is 2 * jobs + 2).
     FileOut r = pool.pop(jobs + 2);
-    const std::string& path = inputs[done++];
+    const std::string& path = inputs[done++].path;
     if (!r.error.empty()) {
       status = 1;
       write_json_line(stdout, json{{"file", path}, {"error", r.error}});

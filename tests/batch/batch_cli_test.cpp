@@ -200,6 +200,42 @@ TEST_CASE("bad documents become error records; the run goes on; exit status 1", 
   CHECK(stats["citations"].get<int>() > 100);
 }
 
+TEST_CASE("a FIFO or a device met in a folder walk is an error record, never opened", "[batch]") {
+  // Opening a FIFO waits for a writer: before, a run over a folder holding one never ended.
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  REQUIRE(::mkfifo((t.path / "in/it/pipe.txt").c_str(), 0600) == 0);
+  fs::create_symlink(t.path / "in/it/pipe.txt", t.path / "in/it/pipe-link.txt");
+  fs::create_symlink("/dev/null", t.path / "in/it/null.txt");  // a character device
+  auto errors_of = [](const std::string& out) {
+    std::map<std::string, std::string> why;
+    for (const json& e : json_lines(out)) {
+      if (e.contains("error")) why[fs::path(e["file"].get<std::string>()).filename()] = e["error"];
+    }
+    return why;
+  };
+  auto r = run_cli({"markup", "--out-dir", t / "out", "--jobs", "2", t / "in"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  auto why = errors_of(r.out);
+  REQUIRE(why.size() == 3);
+  CHECK(why["pipe.txt"] == "not a regular file: a FIFO (named pipe)");
+  CHECK(why["pipe-link.txt"] == "not a regular file: a FIFO (named pipe)");
+  CHECK(why["null.txt"] == "not a regular file: a character device");
+  CHECK(without_manifest(tree(t.path / "out")).size() == rels.size());
+  r = run_cli({"extract", "--jobs", "2", t / "in"});
+  CHECK(r.exit_code == 1);
+  why = errors_of(r.out);
+  REQUIRE(why.size() == 3);
+  CHECK(why["pipe.txt"] == "not a regular file: a FIFO (named pipe)");
+  CHECK(why["null.txt"] == "not a regular file: a character device");
+  CHECK(r.out.find("\"urn\":\"urn:lex:it:") != std::string::npos);  // the other files are read
+  // A device named as an argument is read as it is (here: an empty document).
+  r = run_cli({"extract", "/dev/null"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+}
+
 TEST_CASE("markup --resume skips what is done and redoes what changed", "[batch]") {
   TempDir t;
   const auto rels = make_tree(t.path / "in");
