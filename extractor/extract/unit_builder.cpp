@@ -23,6 +23,8 @@ void build_units(const grammar::Grammar& g, std::string_view text,
   u.tokens.source = text;
   const bool lines_are_blocks = reading.lines_are_blocks;
   const lexicon::Lexicon& lex = g.lexicon();
+  const std::uint8_t* const codes = g.word_codes().data();
+  const std::size_t code_count = g.word_codes().size();
   for (const auto& [lo, hi] : windows) {
     const std::size_t first_token = u.tokens.tokens.size();
     word_ids.resize(first_token);
@@ -106,17 +108,26 @@ void build_units(const grammar::Grammar& g, std::string_view text,
         *unit++ = kBreakUnit;
         symbols[sym++] = static_cast<char>(grammar::symbol::kBreak);
       }
-      const lexicon::PhraseMatch m = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
-                                                    static_cast<std::uint32_t>(end_token));
-      if (m.cls >= 0) {
-        *unit++ = Unit{static_cast<std::uint32_t>(t), m.count, m.cls, m.row};
-        symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
-        t += m.count;
-      } else {
-        *unit++ = Unit{static_cast<std::uint32_t>(t), 1, -1, 0};
-        symbols[sym++] = static_cast<char>(g.token_symbol(u.tokens, tok, ids[t]));
-        ++t;
+      // Most tokens start no phrase and are no literal, and the tokenizer knew their shape:
+      // their symbol is read from their id and their token alone.
+      const std::uint32_t id = ids[t];
+      std::uint8_t s = id < code_count ? codes[id] : grammar::Grammar::kCodeShape;
+      if (s == grammar::Grammar::kCodeShape) {
+        s = tok.shape != lexicon::shape::kOther ? tok.shape : g.token_symbol(u.tokens, tok, id);
+      } else if (s == grammar::Grammar::kCodePhrase) {
+        const lexicon::PhraseMatch m = lex.longest_at(u.tokens, ids, static_cast<std::uint32_t>(t),
+                                                      static_cast<std::uint32_t>(end_token));
+        if (m.cls >= 0) {
+          *unit++ = Unit{static_cast<std::uint32_t>(t), m.count, m.cls, m.row};
+          symbols[sym++] = static_cast<char>(g.unit_symbol(m.cls, m.row));
+          t += m.count;
+          continue;
+        }
+        s = g.token_symbol(u.tokens, tok, id);
       }
+      *unit++ = Unit{static_cast<std::uint32_t>(t), 1, -1, 0};
+      symbols[sym++] = static_cast<char>(s);
+      ++t;
     }
     u.symbols.resize(sym);
     u.units.resize(static_cast<std::size_t>(unit - u.units.data()));

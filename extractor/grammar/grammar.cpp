@@ -1023,6 +1023,15 @@ class Loader {
     for (const auto& [lit, sym] : g_.literal_symbol_) {
       g_.literal_by_word_[g_.lexicon_.word_id(lit)] = sym;
     }
+    g_.word_code_.assign(g_.lexicon_.word_count(), Grammar::kCodeShape);
+    for (std::uint32_t id = 0; id < g_.lexicon_.word_count(); ++id) {
+      const std::int16_t lit = g_.literal_by_word_[id];
+      if (g_.lexicon_.may_start_phrase(id)) {
+        g_.word_code_[id] = Grammar::kCodePhrase;
+      } else if (lit >= 0) {
+        g_.word_code_[id] = static_cast<std::uint8_t>(lit);
+      }
+    }
     for (Rule& r : g_.rules_) {
       std::string regex;
       if (Status s = emit_regex(r.match, regex, 0); !s) return s;

@@ -127,6 +127,10 @@ inline constexpr std::uint8_t kWord = 9;         // other word
 inline constexpr std::uint8_t kPunct = 10;       // punctuation not used as a literal
 inline constexpr std::uint8_t kTitle = 11;       // other word written with a capital ("Transport")
 inline constexpr std::uint8_t kFirstDynamic = 12;
+// The tokenizer's shapes are these symbols (lexicon::shape).
+static_assert(lexicon::shape::kRomanLetter == kLetterRoman && lexicon::shape::kLetter == kLetter &&
+              lexicon::shape::kLower == kWord && lexicon::shape::kPunct == kPunct &&
+              lexicon::shape::kCapital == kTitle && kNum1 == 1 && kNum5 == 5);
 }  // namespace symbol
 
 class Grammar {
@@ -187,6 +191,15 @@ class Grammar {
     }
     return shape_symbol(tokens, t);
   }
+  // What a token's word id alone says of its unit (by word id of lexicon(); an id out of the
+  // table, such as Lexicon::kNoWord, reads as kCodeShape): kCodePhrase when a lexicon phrase may
+  // start with the word (ask Lexicon::longest_at, then token_symbol); kCodeShape when the
+  // word starts no phrase and is no literal, so that a single token's symbol is its shape (the
+  // token's `shape` when the tokenizer knew it, else token_symbol); any other value is the
+  // symbol of the literal the word is (a single token's symbol).
+  static constexpr std::uint8_t kCodePhrase = 0;  // symbol::kBreak: never a literal's
+  static constexpr std::uint8_t kCodeShape = 1;   // symbol::kNum1: never a literal's
+  const std::vector<std::uint8_t>& word_codes() const { return word_code_; }
   // Human-readable name of a symbol (for `lexlink explain`).
   std::string symbol_name(std::uint8_t s) const;
 
@@ -218,6 +231,7 @@ class Grammar {
   std::map<std::string, std::uint8_t, std::less<>> literal_symbol_;
   StringTable literal_index_;                  // the same, for lookups in the hot path
   std::vector<std::int16_t> literal_by_word_;  // the same by lexicon word id (-1: none)
+  std::vector<std::uint8_t> word_code_;        // word_codes()
   std::vector<std::string> symbol_names_;
   std::vector<std::string> files_;
   std::uint64_t data_hash_ = 0;

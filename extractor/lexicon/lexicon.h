@@ -74,6 +74,10 @@ class Lexicon {
   // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
   // only.
   void add_words(const std::vector<std::string>& norms);
+  // Whether a phrase may start with the word of id `id` (else longest_at() finds none there).
+  bool may_start_phrase(std::uint32_t id) const {
+    return id < first_count_ && (firsts_[id].single != First::kNone || firsts_[id].next != 0);
+  }
   // The same as longest_at() above, with `ids[k]` the word id of `tokens.tokens[k]`, and `end`
   // at most the number of tokens.
   PhraseMatch longest_at(const Tokens& tokens, const std::uint32_t* ids, std::uint32_t i,

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstddef>
+#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -147,10 +150,10 @@ inline std::size_t letter_run(const char* p, std::size_t n, bool& upper) {
     const unsigned out = ~static_cast<unsigned>(_mm_movemask_epi8(in)) & 0xFFFFu;
     const unsigned cap = static_cast<unsigned>(_mm_movemask_epi8(caps));
     if (out != 0) {
-      upper = upper || (cap & (out ^ (out - 1)) & ~out) != 0;  // capitals before the end
+      upper |= (cap & (out - 1)) != 0;  // capitals before the end (capitals are not in `out`)
       return k + static_cast<std::size_t>(__builtin_ctz(out));
     }
-    upper = upper || cap != 0;
+    upper |= cap != 0;
   }
 #endif
   for (; k < n; ++k) {
@@ -262,6 +265,49 @@ inline char32_t latin_at(const char* p, std::size_t left) {
   return static_cast<char32_t>((b0 & 0x1Fu) << 6 | (b1 & 0x3Fu));
 }
 
+// Writes a token whole, in three stores where the layout allows (else the compiler writes each
+// field on its own).
+inline void store_token(Token* t, std::uint32_t begin, std::uint32_t end, std::uint32_t norm_begin,
+                        std::uint16_t norm_len, TokenKind kind, bool in_source,
+                        std::uint8_t newlines, std::uint8_t shape) {
+  if constexpr (std::endian::native == std::endian::little && sizeof(Token) == 20 &&
+                offsetof(Token, end) == 4 && offsetof(Token, norm_begin) == 8 &&
+                offsetof(Token, norm_len) == 12 && offsetof(Token, kind) == 14 &&
+                offsetof(Token, norm_in_source) == 15 && offsetof(Token, newlines_before) == 16 &&
+                offsetof(Token, shape) == 17) {
+    const std::uint64_t span = begin | std::uint64_t{end} << 32;
+    const std::uint64_t norm = norm_begin | std::uint64_t{norm_len} << 32 |
+                               std::uint64_t{static_cast<std::uint8_t>(kind)} << 48 |
+                               std::uint64_t{in_source} << 56;
+    const std::uint32_t rest = newlines | std::uint32_t{shape} << 8;  // and the padding: zero
+    char* const q = reinterpret_cast<char*>(t);
+    std::memcpy(q, &span, 8);
+    std::memcpy(q + 8, &norm, 8);
+    std::memcpy(q + 16, &rest, 4);
+  } else {
+    *t = Token{begin, end, norm_begin, norm_len, kind, in_source, newlines, shape};
+  }
+}
+
+// The shape (tokenizer.h) of an ASCII word by its first letter: [b] for a word of two letters or
+// more, [256 + b] for a one-letter word (a word of two to four letters written right after a
+// digit is told apart by the caller).
+constexpr std::array<std::uint8_t, 512> make_word_shapes() {
+  std::array<std::uint8_t, 512> t{};
+  for (int c = 'A'; c <= 'z'; ++c) {
+    const int lower = c | 0x20;
+    if (lower < 'a' || lower > 'z') continue;
+    const bool roman = lower == 'i' || lower == 'v' || lower == 'x' || lower == 'l' ||
+                       lower == 'c' || lower == 'd' || lower == 'm';
+    t[static_cast<std::size_t>(c)] = roman     ? shape::kOther
+                                     : c < 'a' ? shape::kCapital
+                                               : shape::kLower;
+    t[static_cast<std::size_t>(256 + c)] = roman ? shape::kRomanLetter : shape::kLetter;
+  }
+  return t;
+}
+constexpr std::array<std::uint8_t, 512> kWordShape = make_word_shapes();
+
 // tokenize(), and with `kIds` the word id of each token in `index` appended to `ids` as it is
 // read (the hot path: the text's bytes are looked up while they are at hand).
 template <bool kIds>
@@ -290,27 +336,22 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   const std::array<LatinChar, kLatinEnd>& latin = latin_table().chars;
   std::size_t i = 0;
   std::uint8_t newlines = 0;
+  // Where the last number read ends (0 at first: the byte before the text is not known).
+  std::size_t digits_end = 0;
   // Appends the token [at, end) whose normal form is the text itself.
-  auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind) {
-    *tok++ = Token{static_cast<std::uint32_t>(base + at),
-                   static_cast<std::uint32_t>(base + end),
-                   0,
-                   0,
-                   kind,
-                   true,
-                   newlines};
+  auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind, std::uint8_t sh) {
+    store_token(tok++, static_cast<std::uint32_t>(base + at),
+                static_cast<std::uint32_t>(base + end), 0, 0, kind, true, newlines, sh);
     newlines = 0;
   };
   // Appends the token [at, end) whose normal form was appended to `norms` from `norm_begin`.
-  auto push_norm = [&](std::size_t at, std::size_t end, TokenKind kind, std::size_t norm_begin) {
-    *tok++ = Token{
-        static_cast<std::uint32_t>(base + at),
-        static_cast<std::uint32_t>(base + end),
+  auto push_norm = [&](std::size_t at, std::size_t end, TokenKind kind, std::size_t norm_begin,
+                       std::uint8_t sh) {
+    store_token(
+        tok++, static_cast<std::uint32_t>(base + at), static_cast<std::uint32_t>(base + end),
         static_cast<std::uint32_t>(norm_begin),
         static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - norm_begin, 0xFFFF)),
-        kind,
-        false,
-        newlines};
+        kind, false, newlines, sh);
     newlines = 0;
   };
   while (i < n) {
@@ -325,13 +366,17 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       const std::uint8_t next =
           k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
       if (next != kHigh) {
+        // A short word right after a digit may be a suffix ("300gg"): the caller reads it.
+        const std::uint8_t sh = k - i <= 4 && i == digits_end
+                                    ? shape::kOther
+                                    : kWordShape[b | static_cast<std::size_t>(k - i == 1) << 8];
         if (!upper) {
-          push_source(i, k, TokenKind::kWord);
+          push_source(i, k, TokenKind::kWord, sh);
         } else {
           const std::size_t norm_begin = out.norms.size();
           out.norms.append(p + i, k - i);
           lower_ascii_letters(out.norms.data() + norm_begin, k - i);
-          push_norm(i, k, TokenKind::kWord, norm_begin);
+          push_norm(i, k, TokenKind::kWord, norm_begin, sh);
         }
         if constexpr (kIds) *id++ = index->find_ascii(p + i, k - i, end_of_text);
         i = k + (k < n && p[k] == ' ');  // the commonest separator, skipped here
@@ -350,13 +395,15 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     if (cls == kDigit) {
       std::size_t e = i + 1;
       while (e < n && kByteClass[static_cast<unsigned char>(p[e])] == kDigit) ++e;
-      push_source(i, e, TokenKind::kNumber);  // digits are their own normal form
+      // Digits are their own normal form.
+      push_source(i, e, TokenKind::kNumber, static_cast<std::uint8_t>(e - i >= 5 ? 5 : e - i));
+      digits_end = e;
       if constexpr (kIds) *id++ = index->find_ascii(p + i, e - i, end_of_text);
       i = e;
       continue;
     }
     if (cls == kPunct) {
-      push_source(i, i + 1, TokenKind::kPunct);
+      push_source(i, i + 1, TokenKind::kPunct, shape::kPunct);
       if constexpr (kIds) *id++ = index->find_byte(b);
       ++i;
       continue;
@@ -391,7 +438,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       } else {
         append_punct_norm(cp, text.substr(i, len), out.norms);
       }
-      push_norm(i, i + len, TokenKind::kPunct, norm_begin);
+      push_norm(i, i + len, TokenKind::kPunct, norm_begin, shape::kPunct);
       if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
       i += len;
       continue;
@@ -433,7 +480,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       }
       i += l;
     }
-    push_norm(word_begin, i, TokenKind::kWord, norm_begin);
+    push_norm(word_begin, i, TokenKind::kWord, norm_begin, shape::kOther);
     if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
   }
   const auto written = static_cast<std::size_t>(tok - (out.tokens.data() + first_token));

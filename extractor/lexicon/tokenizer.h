@@ -24,6 +24,23 @@ namespace lexlink::lexicon {
 
 enum class TokenKind : std::uint8_t { kWord, kNumber, kPunct };
 
+// What a token looks like, as far as the tokenizer sees it while reading it: enough for the
+// unit builder to give most tokens their symbol without reading them again. The values are the
+// grammar's symbols for these shapes (grammar/grammar.h checks that they agree).
+namespace shape {
+inline constexpr std::uint8_t kOther = 0;  // any other token: read it to know its shape
+// 1..5: a number of that many digits (5: five or more).
+inline constexpr std::uint8_t kRomanLetter = 6;  // a one-letter ASCII word that is a roman digit
+inline constexpr std::uint8_t kLetter = 7;       // another one-letter ASCII word
+// An ASCII word of two letters or more whose first letter is a lower-case letter that is no
+// roman digit (i v x l c d m), and not a word of two to four letters written right after a digit
+// in the text (a possible suffix: "300gg"; the first word of a piece counts as one too).
+inline constexpr std::uint8_t kLower = 9;
+inline constexpr std::uint8_t kPunct = 10;  // every punctuation token
+// An ASCII word of two letters or more whose first letter is a capital that is no roman digit.
+inline constexpr std::uint8_t kCapital = 11;
+}  // namespace shape
+
 // Written whole by the tokenizer (no default values: the token buffer grows without writing its
 // new elements).
 struct Token {
@@ -36,6 +53,7 @@ struct Token {
   // The white space before this token holds a line break (plain-text paragraphs are told apart
   // by a blank line: newlines_before >= 2).
   std::uint8_t newlines_before;
+  std::uint8_t shape;  // see `shape` above
 };
 
 struct Tokens {

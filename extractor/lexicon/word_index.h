@@ -38,8 +38,9 @@ class WordIndex {
   std::uint32_t find_ascii(const char* p, std::size_t len, const char* end) const {
     if (len == 1) return find_byte(static_cast<unsigned char>(*p | 0x20));  // digits have 0x20
     if (len <= 8) {
-      const std::uint64_t w = end - p >= 8 ? load8(p) & mask(len) : load(p, len);
-      return find_short(w | (kCase & mask(len)), len);
+      // Lower case: 0x20 set in every byte (digits have it), then the bytes past the word cut.
+      const std::uint64_t m = ~std::uint64_t{0} >> (64 - 8 * len);  // len is 2..8 here
+      return find_short(((end - p >= 8 ? load8(p) : load(p, len)) | kCase) & m, len);
     }
     return find_long(p, len, true, end);
   }
