@@ -28,36 +28,49 @@ void build_units(const grammar::Grammar& g, std::string_view text,
   for (const auto& [lo, hi] : windows) {
     const std::size_t first_token = u.tokens.tokens.size();
     word_ids.resize(first_token);
+    // The tokenizer notes the tokens that start a line (after a line break).
+    std::vector<std::uint32_t>& line_starts = u.line_starts;
+    line_starts.clear();
     lexicon::tokenize(text.substr(lo, hi - lo), u.tokens, static_cast<std::uint32_t>(lo),
-                      lex.words(), word_ids);
+                      lex.words(), word_ids, line_starts);
     const std::size_t end_token = u.tokens.tokens.size();
     // The window's tokens and ids stay where they are below (only units and symbols grow).
     lexicon::Token* const toks = u.tokens.tokens.data();
     const std::uint32_t* const ids = word_ids.data();
-    // A synthetic break between two tokens counts as a paragraph break.
+    // The first token starts a line when it starts the text or a line break ('\n') is right
+    // before it, whatever the tokenizer saw in the window.
+    {
+      const bool starts = first_token < end_token && (toks[first_token].begin == 0 ||
+                                                      text[toks[first_token].begin - 1] == '\n');
+      const bool noted = !line_starts.empty() && line_starts.front() == first_token;
+      if (noted && !starts) line_starts.erase(line_starts.begin());
+      if (starts && !noted) {
+        line_starts.insert(line_starts.begin(), static_cast<std::uint32_t>(first_token));
+      }
+    }
+    // A synthetic break between two tokens counts as a paragraph break (and the token after it
+    // as a line start).
     auto bit = std::lower_bound(breaks.begin(), breaks.end(), lo);
+    std::vector<std::uint32_t> broken;  // tokens given a break here that started no line
     for (std::size_t t = first_token + 1; t < end_token && bit != breaks.end(); ++t) {
       while (bit != breaks.end() && *bit < toks[t - 1].end) ++bit;
       if (bit != breaks.end() && *bit < toks[t].begin + 1 && *bit >= toks[t - 1].end) {
+        if (toks[t].newlines_before == 0) broken.push_back(static_cast<std::uint32_t>(t));
         toks[t].newlines_before = 2;
       }
+    }
+    if (!broken.empty()) {
+      const auto middle = static_cast<std::ptrdiff_t>(line_starts.size());
+      line_starts.insert(line_starts.end(), broken.begin(), broken.end());
+      std::inplace_merge(line_starts.begin(), line_starts.begin() + middle, line_starts.end());
     }
     // `line-break = paragraph`: every line is a block of its own (text where each element of
     // the document is one line, as legislation.gov.uk's and Laws.Africa's text renderings),
     // except in a hard-wrapped document, where a line filled to the width goes on on the next.
-    // The same pass notes the tokens that start a line, for the headings below.
-    std::vector<std::uint32_t>& line_starts = u.line_starts;
-    line_starts.clear();
-    if (first_token < end_token &&
-        (toks[first_token].begin == 0 || text[toks[first_token].begin - 1] == '\n')) {
-      line_starts.push_back(static_cast<std::uint32_t>(first_token));
-    }
     const std::size_t wrap = reading.wrap_width, full = wrap - wrap / 5;
-    for (std::size_t t = first_token + 1; t < end_token; ++t) {
-      lexicon::Token& tok = toks[t];
-      if (tok.newlines_before == 0) continue;
-      line_starts.push_back(static_cast<std::uint32_t>(t));
-      if (!lines_are_blocks || tok.newlines_before != 1) continue;
+    for (std::size_t k = 0; lines_are_blocks && k < line_starts.size(); ++k) {
+      lexicon::Token& tok = toks[line_starts[k]];
+      if (line_starts[k] == first_token || tok.newlines_before != 1) continue;
       if (wrap != 0) {
         const std::size_t nl = text.rfind('\n', tok.begin);  // ends the line before
         const std::size_t prev = nl == 0 ? std::string_view::npos : text.rfind('\n', nl - 1);

@@ -310,9 +310,10 @@ constexpr std::array<std::uint8_t, 512> kWordShape = make_word_shapes();
 
 // tokenize(), and with `kIds` the word id of each token in `index` appended to `ids` as it is
 // read (the hot path: the text's bytes are looked up while they are at hand).
+// With `line_starts`, the index in out.tokens of each token after a line break is appended to it.
 template <bool kIds>
 void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex* index,
-                   PodVector<std::uint32_t>* ids) {
+                   PodVector<std::uint32_t>* ids, std::vector<std::uint32_t>* line_starts) {
   const std::size_t n = text.size();
   const char* const p = text.data();
   // The worst case up front: a token per byte, a normal form of at most three bytes per byte (an
@@ -338,6 +339,14 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   std::uint8_t newlines = 0;
   // Where the last number read ends (0 at first: the byte before the text is not known).
   std::size_t digits_end = 0;
+  // The next token starts a line (called at the first line break after a token).
+  auto note_line_start = [&] {
+    if constexpr (kIds) {
+      if (line_starts != nullptr) {
+        line_starts->push_back(static_cast<std::uint32_t>(tok - out.tokens.data()));
+      }
+    }
+  };
   // Appends the token [at, end) whose normal form is the text itself.
   auto push_source = [&](std::size_t at, std::size_t end, TokenKind kind, std::uint8_t sh) {
     store_token(tok++, static_cast<std::uint32_t>(base + at),
@@ -388,6 +397,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       continue;
     }
     if (cls == kNewline) {
+      if (newlines == 0) note_line_start();
       if (newlines < 255) ++newlines;
       ++i;
       continue;
@@ -399,13 +409,13 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       push_source(i, e, TokenKind::kNumber, static_cast<std::uint8_t>(e - i >= 5 ? 5 : e - i));
       digits_end = e;
       if constexpr (kIds) *id++ = index->find_ascii(p + i, e - i, end_of_text);
-      i = e;
+      i = e + (e < n && p[e] == ' ');
       continue;
     }
     if (cls == kPunct) {
       push_source(i, i + 1, TokenKind::kPunct, shape::kPunct);
       if constexpr (kIds) *id++ = index->find_byte(b);
-      ++i;
+      i += 1 + (i + 1 < n && p[i + 1] == ' ');
       continue;
     }
     // A letter (ASCII) or a non-ASCII character.
@@ -427,6 +437,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       continue;
     }
     if (role == Role::kNewline) {
+      if (newlines == 0) note_line_start();
       if (newlines < 255) ++newlines;
       i += len;
       continue;
@@ -483,6 +494,8 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     push_norm(word_begin, i, TokenKind::kWord, norm_begin, shape::kOther);
     if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
   }
+  // A line break after the last token starts no token.
+  if (line_starts != nullptr && newlines != 0) line_starts->pop_back();
   const auto written = static_cast<std::size_t>(tok - (out.tokens.data() + first_token));
   out.tokens.resize(first_token + written);
   if constexpr (kIds) ids->resize(first_id + written);
@@ -492,13 +505,19 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
 
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base) {
   if (out.source.empty() && base == 0) out.source = text;
-  tokenize_impl<false>(text, out, base, nullptr, nullptr);
+  tokenize_impl<false>(text, out, base, nullptr, nullptr, nullptr);
 }
 
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
               PodVector<std::uint32_t>& ids) {
   if (out.source.empty() && base == 0) out.source = text;
-  tokenize_impl<true>(text, out, base, &index, &ids);
+  tokenize_impl<true>(text, out, base, &index, &ids, nullptr);
+}
+
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
+              PodVector<std::uint32_t>& ids, std::vector<std::uint32_t>& line_starts) {
+  if (out.source.empty() && base == 0) out.source = text;
+  tokenize_impl<true>(text, out, base, &index, &ids, &line_starts);
 }
 
 std::string normalize_phrase(std::string_view text) {

@@ -84,6 +84,11 @@ class WordIndex;
 void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
               PodVector<std::uint32_t>& ids);
 
+// The same, and appends the index in out.tokens of each token appended whose white space before
+// holds a line break (newlines_before > 0) to `line_starts`, in order.
+void tokenize(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex& index,
+              PodVector<std::uint32_t>& ids, std::vector<std::uint32_t>& line_starts);
+
 // The normalised form of one word or phrase as the tokenizer would produce it, tokens joined by
 // a single space ("D. Lgs." -> "d . lgs ."). For lexicon keys and messages.
 std::string normalize_phrase(std::string_view text);

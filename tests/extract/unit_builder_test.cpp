@@ -34,19 +34,36 @@ const char* const kEdgeCases[] = {
     "Regulation (EU) 2016/679 of the European Parliament\n",
     "ART. 1\nArt. 2 -\nArticolo 3\n\nArtigo 4º\nCAPÍTULO II\nTítulo IV\n",
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopq rstuvwxyzab\n",
+    "\nfoo\n\nbar\r\n\r\nbaz\xE2\x80\xA8qux\xC2\x85quux \xE2\x80\xA9\n",
+    " \n\t x\n",
+    "\n\n\n",
     "x",
     "5",
     "",
 };
 
-// Checks the units of `text` (one window: the whole text) against the general path.
-void check_units(const grammar::Grammar& g, const std::string& text) {
+// Checks the units of `text` (one window: the whole text, read as `reading` says, the view
+// breaking it at `breaks`) against the general path.
+void check_units(const grammar::Grammar& g, const std::string& text,
+                 const extract::UnitReading& reading = {},
+                 const std::vector<std::uint64_t>& breaks = {}) {
   extract::UnitText u;
   PodVector<std::uint32_t> ids;
-  extract::build_units(g, text, {{0, text.size()}}, {}, extract::UnitReading{}, u, ids);
+  extract::build_units(g, text, {{0, text.size()}}, breaks, reading, u, ids);
   const lexicon::Lexicon& lex = g.lexicon();
   const auto n = static_cast<std::uint32_t>(u.tokens.tokens.size());
   REQUIRE(ids.size() == n);
+  // The line starts noted by the tokenizer, with the first token and the tokens after a break of
+  // the view: every token after a line break or a break (newlines_before > 0), and the first
+  // token when a '\n' (or nothing) is right before it.
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t t = 0; t < n; ++t) {
+    const lexicon::Token& tok = u.tokens.tokens[t];
+    if (t == 0 ? tok.begin == 0 || text[tok.begin - 1] == '\n' : tok.newlines_before != 0) {
+      starts.push_back(t);
+    }
+  }
+  CHECK(u.line_starts == starts);
   REQUIRE(u.symbols.size() == u.units.size());
   std::uint32_t next = 0;  // the token the next unit starts at
   for (std::size_t k = 0; k < u.units.size(); ++k) {
@@ -99,6 +116,12 @@ TEST_CASE("units read from word codes and shapes are the units of the general pa
     for (const std::string& text : texts) {
       INFO("grammar " << name << ", text: " << text.substr(0, 80));
       check_units(*g, text);
+      // Lines as blocks (hard-wrapped or not), and breaks of the view every 97 bytes.
+      check_units(*g, text, extract::UnitReading{true, 0});
+      check_units(*g, text, extract::UnitReading{true, 60});
+      std::vector<std::uint64_t> breaks;
+      for (std::uint64_t b = 50; b < text.size(); b += 97) breaks.push_back(b);
+      check_units(*g, text, {}, breaks);
       lexicon::Tokens t;
       lexicon::tokenize(text, t);
       for (const auto& tok : t.tokens) shaped += tok.shape != lexicon::shape::kOther;

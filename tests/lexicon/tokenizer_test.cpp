@@ -61,6 +61,22 @@ TEST_CASE("the tokenizer gives the tokens of its table", "[lexicon]") {
     for (std::size_t k = 0; k < ids.size(); ++k) {
       CHECK(ids[k] == index.find(t2.norm(t2.tokens[k])));
     }
+    // With line starts: the same tokens, ids, and the tokens after a line break, after the
+    // tokens already there.
+    lexicon::Tokens t3;
+    PodVector<std::uint32_t> ids3;
+    std::vector<std::uint32_t> starts;
+    lexicon::tokenize("x\n", t3, 0, index, ids3, starts);
+    lexicon::tokenize(text, t3, 2, index, ids3, starts);
+    REQUIRE(t3.tokens.size() == t.tokens.size() + 1);
+    std::vector<std::uint32_t> expected;
+    for (std::size_t k = 0; k < t.tokens.size(); ++k) {
+      CHECK(ids3[k + 1] == ids[k]);
+      CHECK(t3.tokens[k + 1].begin == t.tokens[k].begin + 2);
+      CHECK(t3.tokens[k + 1].newlines_before == t.tokens[k].newlines_before);
+      if (t.tokens[k].newlines_before != 0) expected.push_back(static_cast<std::uint32_t>(k + 1));
+    }
+    CHECK(starts == expected);
   }
 }
 
