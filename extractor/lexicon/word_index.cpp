@@ -14,24 +14,22 @@ std::uint64_t WordIndex::long_hash(const char* p, std::size_t len, bool fold, co
   return h;
 }
 
+// The filter (maybe_long) has let the word through.
 std::uint32_t WordIndex::find_long(const char* p, std::size_t len, bool fold,
                                    const char* end) const {
-  {
-    std::uint64_t first8 = end - p >= 8 ? load8(p) : load(p, 8);
-    if (fold) first8 |= kCase;
-    const std::size_t bit = long_filter_bit(len, first8);
-    if ((long_filter_[bit >> 6] >> (bit & 63) & 1) == 0) return kMissing;
-  }
   const std::uint64_t h = long_hash(p, len, fold, end);
   for (std::size_t i = home(h);; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (s.length == 0) return kMissing;
     if (s.key != h || s.length != len) continue;
+    // The same hash and length: the bytes compared eight at a time, folded as hashed.
     const char* key = long_keys_.data() + s.offset;
     bool same = true;
-    for (std::size_t k = 0; same && k < len; ++k) {
-      const char c = fold ? static_cast<char>(p[k] | 0x20) : p[k];
-      same = c == key[k];
+    for (std::size_t k = 0; same && k < len; k += 8) {
+      const std::size_t n = len - k < 8 ? len - k : 8;
+      std::uint64_t w = end - (p + k) >= 8 ? load8(p + k) & mask(n) : load(p + k, n);
+      if (fold) w |= kCase & mask(n);
+      same = w == (load8(key + k) & mask(n));
     }
     if (same) return s.value;
   }
@@ -64,6 +62,7 @@ void WordIndex::build(const std::vector<std::string>& words) {
       long_filter_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
       slot.offset = static_cast<std::uint32_t>(long_keys_.size());
       long_keys_ += w;
+      long_keys_.append(8, '\0');  // 8-byte loads of the key stay inside
       h = long_hash(w.data(), w.size(), false, w.data() + w.size());
       slot.key = h;
     }

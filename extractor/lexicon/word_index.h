@@ -28,6 +28,7 @@ class WordIndex {
   std::uint32_t find(std::string_view norm) const {
     if (norm.size() == 1) return find_byte(static_cast<unsigned char>(norm[0]));
     if (norm.size() <= 8) return find_short(load(norm.data(), norm.size()), norm.size());
+    if (!maybe_long(load(norm.data(), 8), norm.size())) return kMissing;
     return find_long(norm.data(), norm.size(), false, norm.data() + norm.size());
   }
 
@@ -42,6 +43,8 @@ class WordIndex {
       const std::uint64_t m = ~std::uint64_t{0} >> (64 - 8 * len);  // len is 2..8 here
       return find_short(((end - p >= 8 ? load8(p) : load(p, len)) | kCase) & m, len);
     }
+    // A long word: at least 9 bytes to read.
+    if (!maybe_long(load8(p) | kCase, len)) return kMissing;
     return find_long(p, len, true, end);
   }
 
@@ -93,12 +96,18 @@ class WordIndex {
     a.fill(kMissing);
     return a;
   }
-  std::string long_keys_;
+  std::string long_keys_;  // each followed by 8 zero bytes
   // Words longer than 8 bytes are few in the index and many in a text: a filter on their length
   // and first 8 bytes turns most away before their whole hash is computed.
   std::uint64_t long_filter_[64] = {};
   static std::size_t long_filter_bit(std::size_t len, std::uint64_t first8) {
     return static_cast<std::size_t>(mix(len, first8) >> 52);  // 4096 bits
+  }
+  // Whether a word of `len` bytes (more than 8) whose first 8 (normalised) are `first8` may be
+  // in the index (inline: most long words of a text are not, and are turned away here).
+  bool maybe_long(std::uint64_t first8, std::size_t len) const {
+    const std::size_t bit = long_filter_bit(len, first8);
+    return (long_filter_[bit >> 6] >> (bit & 63) & 1) != 0;
   }
 };
 

@@ -3,6 +3,7 @@
 // is_word_char) say, whether it starts a word, sits inside one or stands alone: the tokenizer
 // reads those characters from a precomputed table, and this checks the table against them.
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -117,4 +118,48 @@ TEST_CASE("two-byte characters read as the Unicode functions say", "[lexicon]") 
   }
   CHECK(letters > 300);  // the accented letters of the European languages are letters
   CHECK(others > 50);
+}
+
+TEST_CASE("word ids looked up while tokenizing are the ids of the words' normal forms",
+          "[lexicon]") {
+  // The index holds the normal forms of every tenth token of the corpus texts, short and long
+  // (more than 8 bytes: the filter and the 8-byte comparisons), and one-byte words; every token
+  // of the texts gets the id of its normal form there, or kMissing when it has none.
+  std::vector<std::string> texts;
+  for (const auto& path : test::corpus_texts()) texts.push_back(test::read_file(path));
+  REQUIRE(texts.size() > 10);
+  std::vector<std::string> words;
+  std::map<std::string, std::uint32_t, std::less<>> ids_of;
+  std::size_t seen = 0;
+  for (const std::string& text : texts) {
+    lexicon::Tokens t;
+    lexicon::tokenize(text, t);
+    for (const auto& tok : t.tokens) {
+      const std::string norm(t.norm(tok));
+      if (seen++ % 10 != 0 || ids_of.count(norm) != 0) continue;
+      ids_of.emplace(norm, static_cast<std::uint32_t>(words.size()));
+      words.push_back(norm);
+    }
+  }
+  REQUIRE(words.size() > 1000);
+  lexicon::WordIndex index;
+  index.build(words);
+  std::size_t found = 0, found_long = 0, missing = 0;
+  for (const std::string& text : texts) {
+    lexicon::Tokens t;
+    PodVector<std::uint32_t> ids;
+    lexicon::tokenize(text, t, 0, index, ids);
+    REQUIRE(ids.size() == t.tokens.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const std::string_view norm = t.norm(t.tokens[k]);
+      const auto it = ids_of.find(norm);
+      const std::uint32_t expected = it == ids_of.end() ? lexicon::WordIndex::kMissing : it->second;
+      if (ids[k] != expected) FAIL_CHECK("'" << norm << "': " << ids[k] << " != " << expected);
+      CHECK(index.find(norm) == expected);
+      (expected == lexicon::WordIndex::kMissing ? missing : found) += 1;
+      found_long += expected != lexicon::WordIndex::kMissing && norm.size() > 8;
+    }
+  }
+  CHECK(found_long > 100);
+  CHECK(missing > 100);
 }
