@@ -171,8 +171,10 @@ class Grammar {
       const std::int16_t literal = literal_by_word_[word_id];
       if (literal >= 0) return static_cast<std::uint8_t>(literal);
     }
-    // The commonest shapes inline: numbers, punctuation, and lower-case ASCII words of two
-    // letters or more that cannot be roman numerals (their first letter is none) nor a SUFFIX.
+    // The shape the tokenizer noted, else the commonest shapes inline: numbers, punctuation,
+    // and lower-case ASCII words of two letters or more that cannot be roman numerals (their
+    // first letter is none) nor a SUFFIX.
+    if (t.shape != lexicon::shape::kOther) return t.shape;
     const std::size_t len = t.end - t.begin;
     switch (t.kind) {
       case lexicon::TokenKind::kNumber:

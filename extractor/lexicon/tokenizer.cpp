@@ -289,6 +289,14 @@ inline void store_token(Token* t, std::uint32_t begin, std::uint32_t end, std::u
   }
 }
 
+// Whether the ASCII letter `c` (either case) is a roman digit: i v x l c d m.
+inline bool is_roman_digit(char c) {
+  constexpr std::uint32_t kRomanDigits = 1u << ('i' - 'a') | 1u << ('v' - 'a') | 1u << ('x' - 'a') |
+                                         1u << ('l' - 'a') | 1u << ('c' - 'a') | 1u << ('d' - 'a') |
+                                         1u << ('m' - 'a');
+  return (kRomanDigits >> ((static_cast<unsigned char>(c) | 0x20u) - 'a') & 1u) != 0;
+}
+
 // The shape (tokenizer.h) of an ASCII word by its first letter: [b] for a word of two letters or
 // more, [256 + b] for a one-letter word (a word of two to four letters written right after a
 // digit is told apart by the caller).
@@ -376,9 +384,16 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
           k < n ? kByteClass[static_cast<unsigned char>(p[k])] : static_cast<std::uint8_t>(kSpace);
       if (next != kHigh) {
         // A short word right after a digit may be a suffix ("300gg"): the caller reads it.
-        const std::uint8_t sh = k - i <= 4 && i == digits_end
-                                    ? shape::kOther
-                                    : kWordShape[b | static_cast<std::size_t>(k - i == 1) << 8];
+        std::uint8_t sh = k - i <= 4 && i == digits_end
+                              ? shape::kOther
+                              : kWordShape[b | static_cast<std::size_t>(k - i == 1) << 8];
+        if (sh == shape::kOther && k - i >= 2 && (k - i > 4 || i != digits_end)) {
+          // A word that starts with a roman digit is no roman numeral when a letter after is
+          // none ("della", "Legge"); else the caller reads it.
+          std::size_t j = i + 1;
+          while (j < k && is_roman_digit(p[j])) ++j;
+          if (j < k) sh = b < 'a' ? shape::kCapital : shape::kLower;
+        }
         if (!upper) {
           push_source(i, k, TokenKind::kWord, sh);
         } else {

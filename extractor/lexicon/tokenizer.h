@@ -32,12 +32,14 @@ inline constexpr std::uint8_t kOther = 0;  // any other token: read it to know i
 // 1..5: a number of that many digits (5: five or more).
 inline constexpr std::uint8_t kRomanLetter = 6;  // a one-letter ASCII word that is a roman digit
 inline constexpr std::uint8_t kLetter = 7;       // another one-letter ASCII word
-// An ASCII word of two letters or more whose first letter is a lower-case letter that is no
-// roman digit (i v x l c d m), and not a word of two to four letters written right after a digit
-// in the text (a possible suffix: "300gg"; the first word of a piece counts as one too).
+// An ASCII word of two letters or more that is no roman numeral (a letter of it is no roman
+// digit: i v x l c d m), whose first letter is a lower-case letter, and not a word of two to four
+// letters written right after a digit in the text (a possible suffix: "300gg"; the first word of
+// a piece counts as one too).
 inline constexpr std::uint8_t kLower = 9;
 inline constexpr std::uint8_t kPunct = 10;  // every punctuation token
-// An ASCII word of two letters or more whose first letter is a capital that is no roman digit.
+// An ASCII word of two letters or more that is no roman numeral, whose first letter is a
+// capital, and not a word of two to four letters written right after a digit (as above).
 inline constexpr std::uint8_t kCapital = 11;
 }  // namespace shape
 
