@@ -1549,19 +1549,31 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
       const std::size_t nl = sample.rfind('\n');
       if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
     }
-    if (Status s = chooser_->count_starts(sample, *st.chooser_scratch, st.chooser_counts); !s) {
-      return s;
-    }
-    std::size_t best = 0;
-    for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-      auto count = [&](std::size_t group) {
-        return group < st.chooser_counts.size() ? st.chooser_counts[group] : 0;
-      };
-      const std::size_t score = count(2 * ei) + kMarkerWeight * count(2 * ei + 1);
-      if (st.chosen < 0 || score > best) {
-        best = score;
-        st.chosen = static_cast<int>(ei);
+    // Text without any trigger or marker (a long preamble, a table of contents, a web page's
+    // menus) tells nothing: the rest of the chunk is read, and when it has none either the
+    // choice waits for the next chunk (no grammar finds anything without a trigger).
+    for (bool whole = false;; whole = true) {
+      if (Status s = chooser_->count_starts(sample, *st.chooser_scratch, st.chooser_counts); !s) {
+        return s;
       }
+      std::size_t best = 0;
+      int chosen = -1;
+      for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+        auto count = [&](std::size_t group) {
+          return group < st.chooser_counts.size() ? st.chooser_counts[group] : 0;
+        };
+        const std::size_t score = count(2 * ei) + kMarkerWeight * count(2 * ei + 1);
+        if (chosen < 0 || score > best) {
+          best = score;
+          chosen = static_cast<int>(ei);
+        }
+      }
+      if (best > 0) {
+        st.chosen = chosen;
+        break;
+      }
+      if (whole || sample.size() == chunk.text.size()) break;
+      sample = chunk.text;
     }
   }
   if (!st.seen_text && !chunk.text.empty() && any_lines_are_blocks_) {

@@ -47,7 +47,8 @@ struct Citation {
 
 // With several grammars ({"auto"}), the text a document is read with is chosen from: the first
 // kChoiceTextBytes of its first chunk's text (text::ViewOptions::first_chunk_text_bytes makes
-// the first chunk hold them).
+// the first chunk hold them); when they hold no trigger of any grammar, the whole chunk, and
+// when it holds none either, the next chunk (and so on).
 inline constexpr std::size_t kChoiceTextBytes = 32 << 10;
 
 struct ExtractorOptions {

@@ -252,6 +252,28 @@ TEST_CASE("jurisdiction auto reads each document with the grammar its text calls
   CHECK(lines[2]["rule"].get<std::string>().rfind("eu/", 0) == 0);
 }
 
+TEST_CASE("jurisdiction auto looks past text without any trigger word", "[cli][extract]") {
+  // A long preamble with no trigger of any grammar (here lorem ipsum) tells no language: before,
+  // the first grammar by name (br) was chosen for it and the Italian citations after it were
+  // lost. It is chosen from the rest of the first chunk (40 KB of preamble), or from the first
+  // chunk that holds a trigger (400 KB, past the first 128 KiB chunk).
+  std::string lorem;
+  while (lorem.size() < 400000) lorem += "Lorem ipsum dolor sit amet, consectetur adipiscing.\n";
+  const std::string italian = "Visto l'articolo 3 della legge 3 aprile 2000, n. 56.\n";
+  const std::string near = write_temp("lexlink-auto-near.txt", lorem.substr(0, 40000) + italian);
+  const std::string far = write_temp("lexlink-auto-far.txt", lorem + italian);
+  const std::string none = write_temp("lexlink-auto-none.txt", lorem);
+  auto r = run_cli({"extract", "--jurisdiction", "auto", near, far, none});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["file"] == near);
+  CHECK(lines[0]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56~art3");
+  CHECK(lines[1]["file"] == far);
+  CHECK(lines[1]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56~art3");
+  CHECK(lines[1]["start"] == lorem.size() + 8);  // "articolo"
+}
+
 TEST_CASE("a CLML document's own name comes from its dc:identifier", "[cli][extract]") {
   // legislation.gov.uk's "http://www.legislation.gov.uk/ukpga/1995/50/section/1/2009-10-01",
   // mapped with lexicons/uk/document-ids.tsv: the editorial notes' "Words in s. 1 inserted ...",
