@@ -362,11 +362,7 @@ std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint
                                   bool known_valid, bool may_wait) {
   if (a >= b) return b;
   auto emit = [&](std::size_t from, std::size_t to) {
-    if (known_valid) {
-      e.valid_text(base + from, s.substr(from, to - from));
-    } else {
-      e.text(base + from, s.substr(from, to - from));
-    }
+    emit_text(e, s, base, from, to, known_valid);
   };
   const bool zone = e.in_zone();
   const std::uint64_t t_block = blank_line_is_block && !zone

@@ -138,6 +138,11 @@ class ChunkEmitter {
   std::uint64_t chunk_mid_begin() const { return chunk_mid_; }
 
   void set_document(Format format, Encoding encoding, bool bom, std::string xml_profile);
+  // Plain text: a CR alone (classic Mac OS line ends) reads as a line feed (emit_text), which
+  // notes the last byte of each run here (the byte before a run may be gone from its buffer).
+  bool lone_cr_is_line_end() const { return format_ == Format::kText; }
+  char last_run_byte() const { return last_run_byte_; }
+  void set_last_run_byte(char c) { last_run_byte_ = c; }
   // The original offset of mid offset `mid`.
   std::uint64_t orig(std::uint64_t mid) const { return identity_ ? mid : map_.orig_at(mid); }
   std::uint64_t text_offset() const { return text_base_ + text_.size(); }
@@ -174,6 +179,7 @@ class ChunkEmitter {
   bool drop_space_after_break_ = false;  // markup formats
   bool discard_ = false;
   Format format_ = Format::kText;
+  char last_run_byte_ = 0;
   Encoding encoding_ = Encoding::kUtf8;
   bool bom_ = false;
   std::string xml_profile_;
@@ -300,15 +306,45 @@ inline constexpr std::size_t kAdviceLookahead = 4096;
 std::size_t emit_text_run_cutting(ChunkEmitter& e, std::string_view s, std::uint64_t base,
                                   std::size_t a, std::size_t b, bool blank_line_is_block,
                                   bool known_valid, bool may_wait = false);
+// Gives s[a, b) to the emitter as text. In plain text a CR that no LF follows and none
+// precedes (classic Mac OS line ends; not the CR of CR LF or of LF CR) is a line end and reads
+// "\n" (a kDecoded piece: the original byte stays as it is); the byte after s[a, b) must be in
+// s when there is one (the text reader holds back a CR that ends its input until the next byte
+// comes).
+inline void emit_text(ChunkEmitter& e, std::string_view s, std::uint64_t base, std::size_t a,
+                      std::size_t b, bool known_valid) {
+  auto give = [&](std::size_t from, std::size_t to) {
+    if (from >= to) return;
+    if (known_valid) {
+      e.valid_text(base + from, s.substr(from, to - from));
+    } else {
+      e.text(base + from, s.substr(from, to - from));
+    }
+  };
+  if (e.lone_cr_is_line_end() && a < b) {
+    const char before = e.last_run_byte();  // the byte before s[a]
+    const std::size_t first = a;
+    e.set_last_run_byte(s[b - 1]);
+    for (std::size_t q = a; q < b;) {
+      const void* hit = std::memchr(s.data() + q, '\r', b - q);
+      if (hit == nullptr) break;
+      const auto k = static_cast<std::size_t>(static_cast<const char*>(hit) - s.data());
+      q = k + 1;
+      if (k + 1 < s.size() && s[k + 1] == '\n') continue;     // CR LF: the LF ends the line
+      if ((k > first ? s[k - 1] : before) == '\n') continue;  // LF CR: the LF ended it
+      give(a, k);
+      e.decoded(base + k, base + k + 1, "\n");
+      a = k + 1;
+    }
+  }
+  give(a, b);
+}
+
 inline std::size_t emit_text_run(ChunkEmitter& e, std::string_view s, std::uint64_t base,
                                  std::size_t a, std::size_t b, bool blank_line_is_block,
                                  bool known_valid = false, bool may_wait = false) {
   if (a < b && base + b < e.first_threshold()) {  // no cut can fall in it (most runs): all of it
-    if (known_valid) {
-      e.valid_text(base + a, s.substr(a, b - a));
-    } else {
-      e.text(base + a, s.substr(a, b - a));
-    }
+    emit_text(e, s, base, a, b, known_valid);
     return b;
   }
   return emit_text_run_cutting(e, s, base, a, b, blank_line_is_block, known_valid, may_wait);

@@ -403,7 +403,10 @@ Status ViewBuilder::Impl::step(bool eof) {
   while (true) {
     const std::string_view m = mid();
     if (phase == Phase::kText) {
-      const std::size_t end = eof ? m.size() : complete_utf8_prefix(m, m.size());
+      std::size_t end = eof ? m.size() : complete_utf8_prefix(m, m.size());
+      // A CR that ends the input so far waits for the next byte: CR LF or a lone CR (a line end
+      // of its own, see emit_text).
+      if (!eof && end > pos && m[end - 1] == '\r') --end;
       const bool known_valid = !identity() || mid_base + end <= valid_until;
       pos = run_text(m, pos, end, eof, known_valid);
     } else {

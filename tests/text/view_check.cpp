@@ -133,6 +133,14 @@ void Checker::piece(const TextView& v, const Piece& p) {
       const bool utf16 = v.encoding == Encoding::kUtf16Le || v.encoding == Encoding::kUtf16Be;
       const std::string decoded = utf16 ? icu_decode(o, v.encoding) : std::string(o);
       if (reference_reads(decoded, t)) break;
+      // Plain text: a CR alone (no LF before or after it) is a line end and reads "\n".
+      if (v.format == text::Format::kText && t == "\n" && decoded == "\r") {
+        const std::uint64_t b = p.orig_begin, e = b + p.orig_len;
+        // (Its neighbours are checked in byte encodings; in UTF-16 a byte is half a unit.)
+        const bool lf_before = !utf16 && b > 0 && doc_[b - 1] == '\n';
+        const bool lf_after = !utf16 && e < doc_.size() && doc_[e] == '\n';
+        if (!lf_before && !lf_after) break;
+      }
       if (t == "\xEF\xBF\xBD") {
         // An invalid byte (UTF-8), a lone surrogate or a trailing odd byte (UTF-16).
         const bool ok = utf16 ? (o.size() <= 2 && icu_decode(o, v.encoding) == t)
