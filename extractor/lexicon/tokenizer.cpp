@@ -372,12 +372,13 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     newlines = 0;
   };
   while (i < n) {
+    std::size_t word_begin, word_norm;  // a word read on at read_word below
     const auto b = static_cast<unsigned char>(p[i]);
     const std::uint8_t cls = kByteClass[b];
     if (cls == kLetter) {
       // A run of ASCII letters not continued by a non-ASCII character: a word read here (the
-      // commonest token), lower-cased into `norms` when it holds capitals. Else the general
-      // loop below reads it.
+      // commonest token), lower-cased into `norms` when it holds capitals. Else the run starts
+      // a word read on at read_word.
       bool upper = b < 'a';
       const std::size_t k = i + 1 + letter_run(p + i + 1, n - i - 1, upper);
       const std::uint8_t next =
@@ -406,6 +407,13 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         i = k + (k < n && p[k] == ' ');  // the commonest separator, skipped here
         continue;
       }
+      // Continued by a non-ASCII character: the run read is the start of a word read on below.
+      word_begin = i;
+      word_norm = out.norms.size();
+      out.norms.append(p + i, k - i);
+      if (upper) lower_ascii_letters(out.norms.data() + word_norm, k - i);
+      i = k;
+      goto read_word;
     }
     if (cls == kSpace) {
       ++i;
@@ -433,44 +441,48 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       i += 1 + (i + 1 < n && p[i + 1] == ' ');
       continue;
     }
-    // A letter (ASCII) or a non-ASCII character.
-    std::size_t len = 1;
-    char32_t cp = b;
-    Role role = Role::kLetter;
-    if (cls == kHigh) {
-      if (const char32_t c = latin_at(p + i, n - i); c != 0) {
-        cp = c;
-        len = 2;
-        role = latin[c].role;
-      } else {
-        cp = utf8::decode(text, i, len);
-        role = cp == utf8::kInvalid ? Role::kPunct : role_of(cp);
+    {
+      // A non-ASCII character (a word starting with an ASCII letter is read above).
+      std::size_t len = 1;
+      char32_t cp = b;
+      Role role = Role::kLetter;
+      if (cls == kHigh) {
+        if (const char32_t c = latin_at(p + i, n - i); c != 0) {
+          cp = c;
+          len = 2;
+          role = latin[c].role;
+        } else {
+          cp = utf8::decode(text, i, len);
+          role = cp == utf8::kInvalid ? Role::kPunct : role_of(cp);
+        }
       }
-    }
-    if (role == Role::kSpace || role == Role::kIgnore) {
-      i += len;
-      continue;
-    }
-    if (role == Role::kNewline) {
-      if (newlines == 0) note_line_start();
-      if (newlines < 255) ++newlines;
-      i += len;
-      continue;
-    }
-    if (role == Role::kPunct || role == Role::kMark) {
-      const std::size_t norm_begin = out.norms.size();
-      if (cp == utf8::kInvalid) {
-        out.norms += "\xEF\xBF\xBD";
-      } else {
-        append_punct_norm(cp, text.substr(i, len), out.norms);
+      if (role == Role::kSpace || role == Role::kIgnore) {
+        i += len;
+        continue;
       }
-      push_norm(i, i + len, TokenKind::kPunct, norm_begin, shape::kPunct);
-      if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
-      i += len;
-      continue;
+      if (role == Role::kNewline) {
+        if (newlines == 0) note_line_start();
+        if (newlines < 255) ++newlines;
+        i += len;
+        continue;
+      }
+      if (role == Role::kPunct || role == Role::kMark) {
+        const std::size_t norm_begin = out.norms.size();
+        if (cp == utf8::kInvalid) {
+          out.norms += "\xEF\xBF\xBD";
+        } else {
+          append_punct_norm(cp, text.substr(i, len), out.norms);
+        }
+        push_norm(i, i + len, TokenKind::kPunct, norm_begin, shape::kPunct);
+        if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
+        i += len;
+        continue;
+      }
+      // A word with non-ASCII letters, marks or ignorable characters.
+      word_begin = i;
+      word_norm = out.norms.size();
     }
-    // A word with non-ASCII letters, marks or ignorable characters.
-    const std::size_t word_begin = i, norm_begin = out.norms.size();
+  read_word:  // reads on the word from word_begin, its normal form so far from word_norm
     while (i < n) {
       const auto c = static_cast<unsigned char>(p[i]);
       const std::uint8_t k = kByteClass[c];
@@ -506,8 +518,8 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       }
       i += l;
     }
-    push_norm(word_begin, i, TokenKind::kWord, norm_begin, shape::kOther);
-    if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
+    push_norm(word_begin, i, TokenKind::kWord, word_norm, shape::kOther);
+    if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(word_norm));
   }
   // A line break after the last token starts no token.
   if (line_starts != nullptr && newlines != 0) line_starts->pop_back();
