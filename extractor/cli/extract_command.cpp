@@ -435,8 +435,11 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   int status = 0;
   std::size_t next = 0, done = 0;
   install_stop_handlers();
-  while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
-    while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
+  // Standard output failing (a full disk) stops the run: no new file is started (main() says
+  // why and exits with status 1).
+  auto go_on = [] { return stop_signal() == 0 && !std::ferror(stdout); };
+  while ((next < inputs.size() && go_on()) || !pool.empty()) {
+    while (next < inputs.size() && !pool.full() && go_on()) pool.submit(next++);
     if (pool.empty()) break;
     // Woken once for several files, not for every one (as markup): when jobs + 2 results are
     // ready, each worker still has a file (the window is 2 * jobs + 2).

@@ -1,6 +1,8 @@
 // lexlink: the command-line tool. `lexlink help` lists the commands; README.md is the manual.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -78,13 +80,35 @@ int main(int argc, char** argv) {
   lexlink::cli::Context context{find_data_dir(data, argv[0])};
   const std::string command = args[0];
   args.erase(args.begin());
-  if (command == "urn") return lexlink::cli::urn_command(context, args);
-  if (command == "extract") return lexlink::cli::extract_command(context, args);
-  if (command == "explain") return lexlink::cli::explain_command(context, args);
-  if (command == "eval") return lexlink::cli::eval_command(context, args);
-  if (command == "markup") return lexlink::cli::markup_command(context, args);
-  if (command == "unmark") return lexlink::cli::unmark_command(context, args);
-  if (command == "stream") return lexlink::cli::stream_command(context, args);
-  std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
-  return 2;
+  int rc = 2;
+  if (command == "urn") {
+    rc = lexlink::cli::urn_command(context, args);
+  } else if (command == "extract") {
+    rc = lexlink::cli::extract_command(context, args);
+  } else if (command == "explain") {
+    rc = lexlink::cli::explain_command(context, args);
+  } else if (command == "eval") {
+    rc = lexlink::cli::eval_command(context, args);
+  } else if (command == "markup") {
+    rc = lexlink::cli::markup_command(context, args);
+  } else if (command == "unmark") {
+    rc = lexlink::cli::unmark_command(context, args);
+  } else if (command == "stream") {
+    rc = lexlink::cli::stream_command(context, args);
+  } else {
+    std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return 2;
+  }
+  // What a command wrote to standard output must have got there: a full disk behind a
+  // redirection ("> out.jsonl") is an error, never an output cut short with exit status 0.
+  // (errno still holds the failed write's error unless a later call failed otherwise.)
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    const bool write_error = err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO ||
+                             err == EROFS || err == EPIPE;
+    std::fprintf(stderr, "lexlink %s: cannot write standard output: %s\n", command.c_str(),
+                 write_error ? std::strerror(err) : "write error");
+    return rc == 0 ? 1 : rc;
+  }
+  return rc;
 }

@@ -214,7 +214,8 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   install_stop_handlers();
   std::string line;
   std::uint64_t line_no = 0;
-  while (stop_signal() == 0 && std::getline(std::cin, line)) {
+  // Standard output failing (a full disk, a closed pipe) stops the run (main() says why).
+  while (stop_signal() == 0 && !std::ferror(stdout) && std::getline(std::cin, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
@@ -283,8 +284,12 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
       if (!urn::validate(rec.self, po, &e)) rec.error = "self: " + e.message;
     }
     if (!rec.error.empty()) {
-      std::fprintf(stderr, "lexlink stream: line %llu: %s\n",
-                   static_cast<unsigned long long>(line_no), rec.error.c_str());
+      if (rec.error.rfind("line ", 0) == 0) {  // it names its line already
+        std::fprintf(stderr, "lexlink stream: %s\n", rec.error.c_str());
+      } else {
+        std::fprintf(stderr, "lexlink stream: line %llu: %s\n",
+                     static_cast<unsigned long long>(line_no), rec.error.c_str());
+      }
     }
     while (pool.full()) write(pool.pop());
     pool.submit(std::move(rec));

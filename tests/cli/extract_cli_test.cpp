@@ -2,7 +2,10 @@
 // and reference (RE2) paths giving the same bytes on every bundled document, the scores on the
 // bundled corpora as a regression guard, no punctuation at either end of a citation's text, and
 // hostile inputs (binary, huge lines, endless lists).
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -272,6 +275,33 @@ TEST_CASE("jurisdiction auto looks past text without any trigger word", "[cli][e
   CHECK(lines[1]["file"] == far);
   CHECK(lines[1]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56~art3");
   CHECK(lines[1]["start"] == lorem.size() + 8);  // "articolo"
+}
+
+TEST_CASE("standard output on a full disk is an error, not a short output", "[cli][extract]") {
+  // /dev/full fails every write with ENOSPC, as a redirection to a full disk does.
+  std::string doc;
+  while (doc.size() < 2000000) doc += "Vista la legge 3 aprile 2000, n. 56, e l'articolo 5. ";
+  const std::string file = write_temp("lexlink-full-disk.txt", doc);
+  const std::string err = write_temp("lexlink-full-disk.err", "");
+  auto run_to_full = [&](const std::string& args) {
+    const std::string cmd =
+        std::string(LEXLINK_CLI) + " " + args + " > /dev/full 2> '" + err + "' < /dev/null";
+    const int rc = std::system(cmd.c_str());
+    REQUIRE(WIFEXITED(rc));
+    return WEXITSTATUS(rc);
+  };
+  auto stderr_text = [&] {
+    std::ifstream in(err);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(run_to_full("extract --jurisdiction it '" + file + "'") == 1);
+  CHECK(stderr_text().find("cannot write standard output") != std::string::npos);
+  CHECK(run_to_full("extract --jurisdiction it '" + file + "' '" + file + "' '" + file + "'") == 1);
+  CHECK(stderr_text().find("cannot write standard output: No space left on device") !=
+        std::string::npos);
+  CHECK(run_to_full("urn parse 'urn:lex:it:stato:legge:2000-04-03;56'") == 1);
+  // And the same run to a working output succeeds.
+  CHECK(run_cli({"extract", "--jurisdiction", "it", file}).exit_code == 0);
 }
 
 TEST_CASE("a CLML document's own name comes from its dc:identifier", "[cli][extract]") {
