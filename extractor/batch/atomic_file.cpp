@@ -12,12 +12,6 @@
 namespace lexlink::batch {
 namespace {
 
-Error io_error(const std::string& what, const std::string& name, int err) {
-  Error e = make_error(ErrorCode::kIoError, what + ": " + std::strerror(err));
-  e.file = name;
-  return e;
-}
-
 constexpr const char* kTempSuffix = ".lexlink-tmp";
 
 }  // namespace

@@ -20,13 +20,6 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-Error io_error(const std::string& what, const std::string& name, int err) {
-  Error e = make_error(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
-                       what + ": " + std::strerror(err));
-  e.file = name;
-  return e;
-}
-
 Error codec_error(const std::string& name, const std::string& what) {
   Error e = make_error(ErrorCode::kIoError, what);
   e.file = name;

@@ -17,12 +17,6 @@ namespace {
 
 constexpr const char* kHeader = "# lexlink manifest 1\n";
 
-Error io_error(const std::string& what, const std::string& name, int err) {
-  Error e = make_error(ErrorCode::kIoError, what + ": " + std::strerror(err));
-  e.file = name;
-  return e;
-}
-
 void escape(std::string& out, const std::string& s) {
   for (char c : s) {
     if (c == '\t') {

@@ -251,7 +251,14 @@ struct FileResult {
   std::uint64_t citations = 0;
   std::uint64_t linked = 0;
   batch::ManifestEntry entry;
+  int os_error = 0;  // the errno of a failed write of the output (ENOSPC: the disk is full)
 };
+
+// A failed write that no other document would escape: the outputs' disk is full, over quota
+// or read-only. The run stops there (no new file is started) instead of failing every file.
+bool output_disk_failed(int os_error) {
+  return os_error == ENOSPC || os_error == EDQUOT || os_error == EROFS;
+}
 
 std::int64_t mtime_ns(const struct stat& st) {
   return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
@@ -308,10 +315,11 @@ class MarkupBatch {
   }
 
  private:
-  static FileResult error(std::string message) {
+  static FileResult error(std::string message, int os_error = 0) {
     FileResult r;
     r.kind = FileResult::Kind::kError;
     r.error = std::move(message);
+    r.os_error = os_error;
     return r;
   }
 
@@ -364,7 +372,9 @@ class MarkupBatch {
           "document");
     }
     batch::AtomicFile out;
-    if (Status s = out.open(out_path); !s) return error(s.error().to_string());
+    if (Status s = out.open(out_path); !s) {
+      return error(s.error().to_string(), s.error().os_error);
+    }
     batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
     sink.reserve(size + size / 4);  // the input and its links
     if (!worker.source) {
@@ -391,7 +401,7 @@ class MarkupBatch {
       // A chunk's worth at a time: the outcomes (one per citation) then leave after each chunk.
       for (std::size_t at = 0; at < block.size(); at += kCitationChunkBytes) {
         if (Status s = document.feed(block.substr(at, kCitationChunkBytes)); !s) {
-          return error(error_text(s.error(), in.path));
+          return error(error_text(s.error(), in.path), s.error().os_error);
         }
         take();
       }
@@ -401,10 +411,14 @@ class MarkupBatch {
       return error("too large: over --max-size " + std::to_string(options_.max_size) +
                    " bytes once decompressed");
     }
-    if (Status s = document.finish(); !s) return error(error_text(s.error(), in.path));
+    if (Status s = document.finish(); !s) {
+      return error(error_text(s.error(), in.path), s.error().os_error);
+    }
     take();
-    if (Status s = sink.finish(); !s) return error(s.error().to_string());
-    if (Status s = out.commit(in_place_); !s) return error(s.error().to_string());
+    if (Status s = sink.finish(); !s) return error(s.error().to_string(), s.error().os_error);
+    if (Status s = out.commit(in_place_); !s) {
+      return error(s.error().to_string(), s.error().os_error);
+    }
     r.bytes = input.bytes();
     r.entry.output = in.rel;
     r.entry.output_size = sink.bytes_written();
@@ -635,9 +649,11 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   };
   std::size_t next = 0, done = 0;
   std::string line;
+  int disk_error = 0;  // the outputs' disk failed (output_disk_failed): stop
   install_stop_handlers();
-  while ((next < inputs.size() && stop_signal() == 0) || !pool.empty()) {
-    while (next < inputs.size() && !pool.full() && stop_signal() == 0) pool.submit(next++);
+  auto go_on = [&] { return stop_signal() == 0 && disk_error == 0; };
+  while ((next < inputs.size() && go_on()) || !pool.empty()) {
+    while (next < inputs.size() && !pool.full() && go_on()) pool.submit(next++);
     if (pool.empty()) break;
     // Woken once for several files, not for every one: when jobs + 2 results are ready, each
     // worker still has a file (the window is 2 * jobs + 2).
@@ -645,6 +661,7 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
     const batch::Input& in = inputs[done++];
     const bool failed = r.kind == FileResult::Kind::kError;
     const bool skipped = r.kind == FileResult::Kind::kSkipped;
+    if (failed && output_disk_failed(r.os_error) && disk_error == 0) disk_error = r.os_error;
     if (failed) {
       status = 1;
       std::fprintf(stderr, "%slexlink markup: %s: %s\n",
@@ -701,6 +718,14 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
     }
   }
   if (!progress.finish(options.stats)) io_failed = true;
+  if (disk_error != 0) {
+    std::fprintf(stderr,
+                 "lexlink markup: stopped after %zu of %zu files: the outputs cannot be written "
+                 "(%s); the manifest records the finished ones: make room and rerun with "
+                 "--resume\n",
+                 done, inputs.size(), std::strerror(disk_error));
+    return 1;
+  }
   if (const int sig = stop_signal(); sig != 0) {
     std::fprintf(stderr,
                  "lexlink markup: stopped by signal %d after %zu of %zu files; the manifest "

@@ -1,5 +1,8 @@
 #include "common/status.h"
 
+#include <cerrno>
+#include <cstring>
+
 namespace lexlink {
 
 const char* to_string(ErrorCode code) {
@@ -13,6 +16,14 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::kInternal: return "internal";
   }
   return "internal";
+}
+
+Error io_error(const std::string& what, const std::string& name, int err) {
+  Error e = make_error(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIoError,
+                       what + ": " + std::strerror(err));
+  e.file = name;
+  e.os_error = err;
+  return e;
 }
 
 std::string Error::to_string() const {

@@ -31,14 +31,21 @@ struct Error {
   std::string file;
   std::uint32_t line = 0;
   std::uint32_t col = 0;
+  // The errno of the system call that failed, when one did (0 otherwise): callers tell a full
+  // disk (ENOSPC) from a bad document by it.
+  int os_error = 0;
 
   // "file:line:col: message" when a location is known, else the message.
   std::string to_string() const;
 };
 
 inline Error make_error(ErrorCode code, std::string message) {
-  return Error{code, std::move(message), {}, 0, 0};
+  return Error{code, std::move(message), {}, 0, 0, 0};
 }
+
+// A failed system call on file `name`: "WHAT: strerror(err)", kNotFound for ENOENT, else
+// kIoError, with os_error = err.
+Error io_error(const std::string& what, const std::string& name, int err);
 
 // A T or an error (an Error unless the API says otherwise). Cheap to move; accessing the wrong
 // alternative is a programming error.

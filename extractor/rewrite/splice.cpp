@@ -26,8 +26,11 @@ Status FdSink::write_all(std::string_view bytes) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return make_error(ErrorCode::kIoError, "cannot write " + (name_.empty() ? "output" : name_) +
-                                                 ": " + std::strerror(errno));
+      Error e =
+          make_error(ErrorCode::kIoError, "cannot write " + (name_.empty() ? "output" : name_) +
+                                              ": " + std::strerror(errno));
+      e.os_error = errno;
+      return e;
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
     written_ += static_cast<std::uint64_t>(n);

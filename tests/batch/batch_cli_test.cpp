@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -234,6 +235,48 @@ TEST_CASE("a FIFO or a device met in a folder walk is an error record, never ope
   r = run_cli({"extract", "/dev/null"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.empty());
+}
+
+TEST_CASE("a full output disk stops the run; --resume finishes it once there is room", "[batch]") {
+  // A small tmpfs as the output disk (root only, where mounting is allowed).
+  TempDir t;
+  const fs::path disk = t.path / "disk";
+  fs::create_directories(disk);
+  if (::geteuid() != 0 ||
+      std::system(
+          ("mount -t tmpfs -o size=256k tmpfs '" + disk.string() + "' 2>/dev/null").c_str()) != 0) {
+    WARN("not checked: mounting a tmpfs needs root and the right to mount");
+    return;
+  }
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { (void)std::system(("umount '" + dir + "'").c_str()); }
+  } unmount{disk.string()};
+  std::vector<std::string> rels;
+  for (int copy = 0; copy < 4; ++copy) {  // about 4 MB of outputs
+    for (const std::string& rel : make_tree(t.path / "in" / std::to_string(copy))) {
+      rels.push_back(std::to_string(copy) + "/" + rel);
+    }
+  }
+  const std::vector<std::string> args = {
+      "markup", "--jobs", "1", "--out-dir", (disk / "out").string(), "--resume", t / "in"};
+  auto r = run_cli(args);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("No space left on device") != std::string::npos);
+  CHECK(r.err.find("stopped after") != std::string::npos);
+  // Stopped at the first failure, give or take the files in flight: not one error per file.
+  const auto errors = json_lines(r.out);
+  CHECK(!errors.empty());
+  CHECK(errors.size() <= 5);
+  const auto some = tree(disk / "out");
+  CHECK(some.size() < rels.size());
+  for (const auto& [rel, content] : some) CHECK(rel.find("lexlink-tmp") == std::string::npos);
+  // Room made (the disk grown): --resume does the rest, and skips what was done.
+  REQUIRE(std::system(("mount -o remount,size=64m '" + disk.string() + "'").c_str()) == 0);
+  r = run_cli(args);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(without_manifest(tree(disk / "out")).size() == rels.size());
 }
 
 TEST_CASE("markup --resume skips what is done and redoes what changed", "[batch]") {
