@@ -1706,6 +1706,13 @@ Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
                                                     const std::string& self_urn) const {
   text::TextView chunk;
   chunk.text = input;
+  // As the view reads plain text: a CR alone (no LF before or after it) is a line end.
+  for (std::size_t k = chunk.text.find('\r'); k != std::string::npos;
+       k = chunk.text.find('\r', k + 1)) {
+    const bool lf_before = k > 0 && input[k - 1] == '\n';
+    const bool lf_after = k + 1 < input.size() && input[k + 1] == '\n';
+    if (!lf_before && !lf_after) chunk.text[k] = '\n';
+  }
   chunk.original = input;
   chunk.orig_end = input.size();
   chunk.map = text::OffsetMap(

@@ -304,6 +304,30 @@ TEST_CASE("standard output on a full disk is an error, not a short output", "[cl
   CHECK(run_cli({"extract", "--jurisdiction", "it", file}).exit_code == 0);
 }
 
+TEST_CASE("explain shows the rule, its units, captures, lexicon entries and names",
+          "[cli][extract]") {
+  auto r = run_cli({"explain", "ai sensi dell'articolo 5 del d.lgs. 30 marzo 2001, n. 165"});
+  REQUIRE(r.exit_code == 0);
+  INFO(r.out);
+  CHECK(r.out.rfind("it/act-date-number (grammars/it/it.grammar:", 0) == 0);
+  CHECK(r.out.find("matched: \"articolo 5 del d.lgs. 30 marzo 2001, n. 165\"") !=
+        std::string::npos);
+  CHECK(r.out.find("d.lgs. [act]") != std::string::npos);
+  CHECK(r.out.find("capture type = \"d.lgs.\" (act, lexicons/it/acts.tsv:") != std::string::npos);
+  CHECK(r.out.find("capture num = \"165\"") != std::string::npos);
+  CHECK(r.out.find("=> urn:lex:it:stato:decreto.legislativo:2001-03-30;165~art5\n  emitted") !=
+        std::string::npos);
+  // A CR alone is a line end there too, as in a file: Normattiva does not link across it.
+  r = run_cli({"explain", "Modifiche all'articolo 5\rdella legge 3 aprile 2000, n. 56."});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("=> urn:lex:it:stato:legge:2000-04-03;56\n") != std::string::npos);
+  CHECK(r.out.find("~art5") == std::string::npos);
+  r = run_cli({"explain", "nessun riferimento qui"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "no rule matched\n");
+  CHECK(run_cli({"explain"}).exit_code == 2);
+}
+
 TEST_CASE("a CLML document's own name comes from its dc:identifier", "[cli][extract]") {
   // legislation.gov.uk's "http://www.legislation.gov.uk/ukpga/1995/50/section/1/2009-10-01",
   // mapped with lexicons/uk/document-ids.tsv: the editorial notes' "Words in s. 1 inserted ...",
