@@ -908,22 +908,32 @@ class WindowGapAdvisor final : public text::CutAdvisor {
     if (text.size() < before + after || text.size() >= 0xFFFFFFF0u) return std::string_view::npos;
     auto scratch = scanner_->make_scratch();
     std::vector<std::uint32_t> starts;
-    if (!scanner_->find_starts(text, *scratch, starts)) return std::string_view::npos;
     auto digit = [&](std::size_t at) { return static_cast<unsigned char>(text[at] - '0') < 10; };
     auto space = [&](std::size_t at) {
       const char c = text[at];
       return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
     };
-    std::size_t next = 0;  // the first start not before q - before
-    for (std::size_t q = std::max(from, before); q + after <= text.size(); ++q) {
-      if (!space(q - 1)) continue;
-      while (next < starts.size() && starts[next] + before < q) ++next;
-      if (next < starts.size() && starts[next] <= q + after) continue;
-      bool near_digit = false;
-      for (std::size_t d = q - kDigitGap; d < q + kDigitGap && !near_digit; ++d) {
-        near_digit = digit(d);
+    // Places are judged kBlock at a time, each block with the starts that can reach it (from
+    // `before` ahead of it to `after` past it): the first acceptable place is usually near, and
+    // the rest of the text (a chunk's worth) is then never scanned.
+    constexpr std::size_t kBlock = 4096;
+    for (std::size_t q0 = std::max(from, before); q0 + after <= text.size(); q0 += kBlock) {
+      const std::size_t q_end = std::min(q0 + kBlock, text.size() - after + 1);
+      starts.clear();
+      if (!scanner_->find_starts(text, *scratch, starts, q0 - before, q_end + after)) {
+        return std::string_view::npos;
       }
-      if (!near_digit) return q;
+      std::size_t next = 0;  // the first start not before q - before
+      for (std::size_t q = q0; q < q_end; ++q) {
+        if (!space(q - 1)) continue;
+        while (next < starts.size() && starts[next] + before < q) ++next;
+        if (next < starts.size() && starts[next] <= q + after) continue;
+        bool near_digit = false;
+        for (std::size_t d = q - kDigitGap; d < q + kDigitGap && !near_digit; ++d) {
+          near_digit = digit(d);
+        }
+        if (!near_digit) return q;
+      }
     }
     return std::string_view::npos;
   }

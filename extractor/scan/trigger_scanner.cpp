@@ -446,10 +446,11 @@ Status TriggerScanner::scan_range(std::string_view text, std::size_t from, std::
 }
 
 Status TriggerScanner::find_starts(std::string_view text, Scratch& scratch,
-                                   std::vector<std::uint32_t>& starts) const {
+                                   std::vector<std::uint32_t>& starts, std::size_t from,
+                                   std::size_t to) const {
   if (text.size() >= 0xFFFFFFFFu) return too_large();
   scratch.hits.clear();
-  if (Status s = scan_range(text, 0, text.size(), false, scratch); !s) return s;
+  if (Status s = scan_range(text, from, std::min(to, text.size()), false, scratch); !s) return s;
   sort_starts(scratch.hits);
   starts.insert(starts.end(), scratch.hits.begin(), scratch.hits.end());
   return Status::Ok();

@@ -50,9 +50,10 @@ class TriggerScanner {
 
   std::unique_ptr<Scratch> make_scratch() const;
 
-  // Appends the sorted, unique start offsets of triggers in `text` to `starts`.
-  Status find_starts(std::string_view text, Scratch& scratch,
-                     std::vector<std::uint32_t>& starts) const;
+  // Appends the sorted, unique start offsets of triggers in `text` to `starts`: those in
+  // [from, to) (the text around that range is only context).
+  Status find_starts(std::string_view text, Scratch& scratch, std::vector<std::uint32_t>& starts,
+                     std::size_t from = 0, std::size_t to = std::string_view::npos) const;
 
   // The starts that decide the windows [start - back, start + forward) the extractor reads,
   // each clipped to its block (blocks begin at the sorted offsets `breaks`): find_starts() less

@@ -162,3 +162,35 @@ TEST_CASE("window starts at the edges of the reach and of the text", "[extract][
     CHECK(counts.kept < counts.all);
   }
 }
+
+TEST_CASE("find_starts over a range gives the starts of the whole text inside it",
+          "[extract][scan]") {
+  for (scan::Engine engine : {scan::Engine::kHyperscan, scan::Engine::kRe2}) {
+    INFO((engine == scan::Engine::kHyperscan ? "Hyperscan" : "RE2"));
+    const auto scanner = compile(engine);
+    auto scratch = scanner->make_scratch();
+    std::size_t checked = 0;
+    for (const auto& file : test::corpus_texts()) {
+      const std::string text = test::read_file(file).substr(0, 60000);
+      INFO(file.string());
+      Starts all;
+      REQUIRE(scanner->find_starts(text, *scratch, all));
+      // Ranges of several sizes at odd offsets: their edges fall inside words and triggers.
+      for (std::size_t size : {1u, 7u, 333u, 4096u, 20000u}) {
+        for (std::size_t from = 0; from < text.size(); from += 4999) {
+          const std::size_t to = std::min(text.size(), from + size);
+          Starts got;
+          REQUIRE(scanner->find_starts(text, *scratch, got, from, to));
+          Starts want;
+          for (std::uint32_t s : all) {
+            if (s >= from && s < to) want.push_back(s);
+          }
+          INFO("[" << from << ", " << to << ")");
+          REQUIRE(got == want);
+          checked += want.size();
+        }
+      }
+    }
+    CHECK(checked > 1000);
+  }
+}
