@@ -92,7 +92,8 @@ std::map<std::string, std::string> without_manifest(std::map<std::string, std::s
 
 }  // namespace
 
-TEST_CASE("markup --out-dir mirrors the tree; each output equals the one-file markup", "[batch]") {
+TEST_CASE("markup --out-dir mirrors the tree, each output equal to the one-file markup",
+          "[batch]") {
   TempDir t;
   const auto rels = make_tree(t.path / "in");
   REQUIRE(rels.size() >= 12);
@@ -159,7 +160,7 @@ TEST_CASE("markup batch: include and exclude, files-from, paths on stdin, --root
   CHECK(r.exit_code == 2);  // many documents need --out-dir or --in-place
 }
 
-TEST_CASE("bad documents become error records; the run goes on; exit status 1", "[batch]") {
+TEST_CASE("bad documents become error records, the run goes on, exit status 1", "[batch]") {
   TempDir t;
   make_tree(t.path / "in");
   spit(t.path / "in/bad/binary.html", std::string("\x7f"
@@ -237,7 +238,8 @@ TEST_CASE("a FIFO or a device met in a folder walk is an error record, never ope
   CHECK(r.out.empty());
 }
 
-TEST_CASE("a full output disk stops the run; --resume finishes it once there is room", "[batch]") {
+TEST_CASE("a full output disk stops the run, and --resume finishes it once there is room",
+          "[batch]") {
   // A small tmpfs as the output disk (root only, where mounting is allowed).
   TempDir t;
   const fs::path disk = t.path / "disk";

@@ -168,7 +168,7 @@ TEST_CASE("a truncated or corrupt compressed input is an error, not a short docu
   }
 }
 
-TEST_CASE("an atomic file not committed leaves nothing behind; a stale temp is overwritten",
+TEST_CASE("an atomic file not committed leaves nothing behind, and a stale temp is overwritten",
           "[batch]") {
   TempDir dir;
   const std::string path = (dir.path / "sub" / "out.html").string();
