@@ -3,6 +3,7 @@
 // extract"); explain shows how a text was read; eval scores against a corpus folder laid out
 // like ../shared/corpora/* with the definition of its README (and of tools/score.py).
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -381,7 +382,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   auto flush_lines = [&](FileOut& r, bool last) {
     if (direct) {
       if (r.lines.size() >= (64u << 10) || last) {
-        std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
+        if (std::fwrite(r.lines.data(), 1, r.lines.size(), stdout) != r.lines.size()) {
+          note_stdout_error(errno);  // this thread's errno: main() reports it
+        }
         r.lines.clear();
       }
       return;

@@ -1,5 +1,6 @@
 #include "cli/json_lines.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -166,6 +167,19 @@ char* write_json_string(char* p, std::string_view s) {
   }
   *p++ = '"';
   return p;
+}
+
+namespace {
+std::atomic<int> first_stdout_error{0};
+}  // namespace
+
+void note_stdout_error(int err) {
+  int none = 0;
+  first_stdout_error.compare_exchange_strong(none, err);
+}
+
+int stdout_error() {
+  return first_stdout_error.load();
 }
 
 void write_json_line(std::FILE* out, const nlohmann::ordered_json& value) {

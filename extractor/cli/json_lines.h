@@ -26,6 +26,11 @@ constexpr std::size_t json_string_bound(std::size_t n) {
 // json_string_bound(s.size()) bytes; returns the end of what it wrote.
 char* write_json_string(char* p, std::string_view s);
 
+// The first error (an errno) of a write to standard output, noted by writers on any thread
+// (errno is per thread); 0 when none was noted. main() names it when standard output failed.
+void note_stdout_error(int err);
+int stdout_error();
+
 // Writes value + '\n' to `out`.
 void write_json_line(std::FILE* out, const nlohmann::ordered_json& value);
 

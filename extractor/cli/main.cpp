@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/json_lines.h"
 
 namespace {
 
@@ -103,7 +104,7 @@ int main(int argc, char** argv) {
   // redirection ("> out.jsonl") is an error, never an output cut short with exit status 0.
   // (errno still holds the failed write's error unless a later call failed otherwise.)
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    const int err = errno;
+    const int err = lexlink::cli::stdout_error() != 0 ? lexlink::cli::stdout_error() : errno;
     const bool write_error = err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO ||
                              err == EROFS || err == EPIPE;
     std::fprintf(stderr, "lexlink %s: cannot write standard output: %s\n", command.c_str(),

@@ -295,7 +295,8 @@ TEST_CASE("standard output on a full disk is an error, not a short output", "[cl
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
   CHECK(run_to_full("extract --jurisdiction it '" + file + "'") == 1);
-  CHECK(stderr_text().find("cannot write standard output") != std::string::npos);
+  CHECK(stderr_text().find("cannot write standard output: No space left on device") !=
+        std::string::npos);
   CHECK(run_to_full("extract --jurisdiction it '" + file + "' '" + file + "' '" + file + "'") == 1);
   CHECK(stderr_text().find("cannot write standard output: No space left on device") !=
         std::string::npos);
