@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "extract/extractor.h"
+#include "extract/extractors.h"
 #include "support/test_support.h"
 #include "text/view_builder.h"
 
@@ -73,21 +74,16 @@ TEST_CASE("citations do not depend on where the text is cut into chunks", "[extr
   for (const auto& file : fs::directory_iterator(test::data_path("tests/data/extract/chunking"))) {
     if (file.path().extension() == ".txt") files.push_back(file.path());
   }
-  extract::ExtractorOptions o;
-  o.data_dir = LEXLINK_SOURCE_DIR;
-  o.grammars = {"auto"};
-  o.cache_dir = "-";
-  auto x = extract::Extractor::load(o);
-  if (!x) FAIL(x.error().to_string());
+  const extract::Extractor& x = test::extractor_for("auto");
   std::size_t found = 0, self_references = 0;
   std::vector<extract::Citation> spare;  // from document to document
   for (const fs::path& path : files) {
     const std::string doc = test::read_file(path);
     INFO(path.string());
-    const auto whole = citations(**x, doc, 0);
-    CHECK(citations(**x, doc, 64 << 10) == whole);
-    CHECK(citations(**x, doc, 16 << 10) == whole);
-    CHECK(citations(**x, doc, 16 << 10, &spare) == whole);
+    const auto whole = citations(x, doc, 0);
+    CHECK(citations(x, doc, 64 << 10) == whole);
+    CHECK(citations(x, doc, 16 << 10) == whole);
+    CHECK(citations(x, doc, 16 << 10, &spare) == whole);
     found += whole.size();
     for (const std::string& line : whole) {
       self_references += line.find("decreto.legislativo:2026-02-09;22~") != std::string::npos ||
@@ -106,8 +102,8 @@ TEST_CASE("citations do not depend on where the text is cut into chunks", "[extr
       if (c == '\n' || c == '\r') c = ' ';
     }
     INFO(path.string() << " on one line");
-    const auto whole = citations(**x, doc, 0);
-    CHECK(citations(**x, doc, 32 << 10) == whole);
+    const auto whole = citations(x, doc, 0);
+    CHECK(citations(x, doc, 32 << 10) == whole);
   }
   CHECK(self_references >= 240);  // the chunking documents' references to themselves, resolved
 
@@ -121,20 +117,15 @@ TEST_CASE("citations do not depend on where the text is cut into chunks", "[extr
     }
     for (int i = 0; i < 24; ++i) line += "lorem ipsum dolor sit amet consectetur adipiscing ";
   }
-  const auto whole = citations(**x, line, 0);
+  const auto whole = citations(x, line, 0);
   CHECK(whole.size() > 10000);
-  CHECK(citations(**x, line, 16 << 10) == whole);
-  CHECK(citations(**x, line, 16 << 10, nullptr, false) != whole);  // cut at any white space
+  CHECK(citations(x, line, 16 << 10) == whole);
+  CHECK(citations(x, line, 16 << 10, nullptr, false) != whole);  // cut at any white space
 }
 
 TEST_CASE("a CR that no LF follows (classic Mac OS line ends) is a line end", "[extract]") {
   namespace fs = std::filesystem;
-  extract::ExtractorOptions o;
-  o.data_dir = LEXLINK_SOURCE_DIR;
-  o.grammars = {"auto"};
-  o.cache_dir = "-";
-  auto x = extract::Extractor::load(o);
-  if (!x) FAIL(x.error().to_string());
+  const extract::Extractor& x = test::extractor_for("auto");
   // Every corpus text with its LFs made CRs gives the same citations: same offsets (one byte
   // for one), same names, and the same text (a lone CR reads "\n").
   std::size_t files = 0, found = 0;
@@ -146,9 +137,9 @@ TEST_CASE("a CR that no LF follows (classic Mac OS line ends) is a line end", "[
       if (c == '\n') c = '\r';
     }
     INFO(path.string());
-    const auto lf = citations(**x, doc, 0);
-    CHECK(citations(**x, mac, 0) == lf);
-    CHECK(citations(**x, mac, 16 << 10) == lf);
+    const auto lf = citations(x, doc, 0);
+    CHECK(citations(x, mac, 0) == lf);
+    CHECK(citations(x, mac, 16 << 10) == lf);
     ++files;
     found += lf.size();
   }
@@ -164,11 +155,11 @@ TEST_CASE("a CR that no LF follows (classic Mac OS line ends) is a line end", "[
   const std::string tail = "della legge 3 aprile 2000, n. 56.\n";
   for (const std::string eol : {"\n", "\r", "\r\n"}) {
     INFO("line end " << (eol == "\n" ? "LF" : eol == "\r" ? "CR" : "CR LF"));
-    const auto got = citations(**x, pad + head + eol + tail, 16 << 10);
+    const auto got = citations(x, pad + head + eol + tail, 16 << 10);
     REQUIRE(got.size() == 1);
     CHECK(got[0].find("urn:lex:it:stato:legge:2000-04-03;56 ") != std::string::npos);  // no ~art5
   }
-  CHECK(citations(**x, pad + head + " " + tail, 16 << 10)[0].find("~art5") != std::string::npos);
+  CHECK(citations(x, pad + head + " " + tail, 16 << 10)[0].find("~art5") != std::string::npos);
   // In Brazilian text one line end is white space and a blank line ends a paragraph: the
   // article and the act join across CR, LF and CR LF alike, CR LF split between two feeds too.
   const std::string br_head = "conforme o art. 5";
@@ -176,7 +167,7 @@ TEST_CASE("a CR that no LF follows (classic Mac OS line ends) is a line end", "[
   const std::string br_tail = "da Lei n\u00ba 8.078, de 11 de setembro de 1990.\n";
   for (const std::string eol : {"\n", "\r", "\r\n"}) {
     INFO("br, line end " << (eol == "\n" ? "LF" : eol == "\r" ? "CR" : "CR LF"));
-    const auto got = citations(**x, br_pad + br_head + eol + br_tail, 16 << 10);
+    const auto got = citations(x, br_pad + br_head + eol + br_tail, 16 << 10);
     REQUIRE(got.size() == 1);
     CHECK(got[0].find("urn:lex:br:federal:lei:1990-09-11;8078~art5 ") != std::string::npos);
   }
