@@ -330,11 +330,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   BatchOptions batch_options;
   if (!read_batch_options("extract", args, batch_options)) return 2;
   // The inputs, in order: files as given ('-': standard input), folders walked, then the list.
-  struct Input {
-    std::string path;
-    std::string refused;  // batch::Input::refused
-  };
-  std::vector<Input> inputs;
+  std::vector<batch::Input> inputs;  // (`rel` is not used here)
   auto add_listed = [&](batch::InputSpec spec) -> bool {
     spec.include = args.all("include");
     spec.exclude = args.all("exclude");
@@ -344,9 +340,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
       std::fprintf(stderr, "lexlink extract: %s\n", list.error().message.c_str());
       return false;
     }
-    for (batch::Input& in : list->inputs) {
-      inputs.push_back({std::move(in.path), std::move(in.refused)});
-    }
+    for (batch::Input& in : list->inputs) inputs.push_back(std::move(in));
     return true;
   };
   for (const std::string& path : args.positional()) {
@@ -356,7 +350,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
       spec.paths = {path};
       if (!add_listed(spec)) return 2;
     } else {
-      inputs.push_back({path, {}});
+      inputs.push_back({path, {}, {}});
     }
   }
   if (!args.get("files-from").empty()) {
