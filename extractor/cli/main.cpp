@@ -1,10 +1,13 @@
 // lexlink: the command-line tool. `lexlink help` lists the commands; README.md is the manual.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -81,25 +84,20 @@ int main(int argc, char** argv) {
   lexlink::cli::Context context{find_data_dir(data, argv[0])};
   const std::string command = args[0];
   args.erase(args.begin());
-  int rc = 2;
-  if (command == "urn") {
-    rc = lexlink::cli::urn_command(context, args);
-  } else if (command == "extract") {
-    rc = lexlink::cli::extract_command(context, args);
-  } else if (command == "explain") {
-    rc = lexlink::cli::explain_command(context, args);
-  } else if (command == "eval") {
-    rc = lexlink::cli::eval_command(context, args);
-  } else if (command == "markup") {
-    rc = lexlink::cli::markup_command(context, args);
-  } else if (command == "unmark") {
-    rc = lexlink::cli::unmark_command(context, args);
-  } else if (command == "stream") {
-    rc = lexlink::cli::stream_command(context, args);
-  } else {
+  using Command = int (*)(const lexlink::cli::Context&, const std::vector<std::string>&);
+  static constexpr std::pair<std::string_view, Command> kCommands[] = {
+      {"urn", &lexlink::cli::urn_command},         {"extract", &lexlink::cli::extract_command},
+      {"explain", &lexlink::cli::explain_command}, {"eval", &lexlink::cli::eval_command},
+      {"markup", &lexlink::cli::markup_command},   {"unmark", &lexlink::cli::unmark_command},
+      {"stream", &lexlink::cli::stream_command},
+  };
+  const auto found = std::find_if(std::begin(kCommands), std::end(kCommands),
+                                  [&](const auto& c) { return c.first == command; });
+  if (found == std::end(kCommands)) {
     std::fprintf(stderr, "lexlink: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   }
+  const int rc = found->second(context, args);
   // What a command wrote to standard output must have got there: a full disk behind a
   // redirection ("> out.jsonl") is an error, never an output cut short with exit status 0.
   // (errno still holds the failed write's error unless a later call failed otherwise.)
