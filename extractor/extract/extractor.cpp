@@ -23,6 +23,7 @@
 #include "extract/units.h"
 #include "grammar/grammar.h"
 #include "lexicon/tokenizer.h"
+#include "text/view_builder.h"
 #include "urn/urn.h"
 
 namespace lexlink::extract {
@@ -1714,25 +1715,16 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
 
 Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
                                                     const std::string& self_urn) const {
-  text::TextView chunk;
-  chunk.text = input;
-  // As the view reads plain text: a CR alone (no LF before or after it) is a line end.
-  for (std::size_t k = chunk.text.find('\r'); k != std::string::npos;
-       k = chunk.text.find('\r', k + 1)) {
-    const bool lf_before = k > 0 && input[k - 1] == '\n';
-    const bool lf_after = k + 1 < input.size() && input[k + 1] == '\n';
-    if (!lf_before && !lf_after) chunk.text[k] = '\n';
-  }
-  chunk.original = input;
-  chunk.orig_end = input.size();
-  chunk.map = text::OffsetMap(
-      {text::Piece{0, 0, static_cast<std::uint32_t>(input.size()),
-                   static_cast<std::uint32_t>(input.size()), text::PieceKind::kCopy}});
+  // Read as a plain-text document is (its line ends, invalid bytes), in one chunk.
+  text::ViewOptions options;
+  options.format = text::ViewOptions::FormatChoice::kText;
+  auto chunk = text::make_view(input, options);
+  if (!chunk) return chunk.error();
   auto session = start(self_urn);
   std::vector<Explanation> trace;
   std::vector<Citation> citations;
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-    if (Status s = run_engine(ei, chunk, *session, citations, &trace); !s) {
+    if (Status s = run_engine(ei, *chunk, *session, citations, &trace); !s) {
       return s.error();
     }
   }

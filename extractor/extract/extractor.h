@@ -97,7 +97,7 @@ class Extractor {
   Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                  std::vector<Citation>& spare) const;
 
-  // What each rule match in `text` was made of (plain text, one chunk).
+  // What each rule match in `text` was made of (read as a plain-text document, one chunk).
   Result<std::vector<Explanation>> explain(const std::string& text,
                                            const std::string& self_urn = {}) const;
 
