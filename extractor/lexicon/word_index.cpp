@@ -2,8 +2,12 @@
 
 namespace lexlink::lexicon {
 
-// Eight bytes at a time (the last ones zero-padded), each folded to lower case with `fold`.
+// A word of 9 to 16 bytes is read in two 8-byte loads, its first and its last eight bytes
+// (overlapping: together they are the whole word); a longer one eight bytes at a time (the last
+// ones zero-padded). Each load is folded to lower case with `fold`.
 std::uint64_t WordIndex::long_hash(const char* p, std::size_t len, bool fold, const char* end) {
+  const std::uint64_t f = fold ? kCase : 0;
+  if (len <= 16) return mix(mix(len, load8(p) | f), load8(p + len - 8) | f);
   std::uint64_t h = len;
   for (std::size_t k = 0; k < len; k += 8) {
     const std::size_t n = len - k < 8 ? len - k : 8;
@@ -22,8 +26,16 @@ std::uint32_t WordIndex::find_long(const char* p, std::size_t len, bool fold,
     const Slot& s = slots_[i];
     if (s.length == 0) return kMissing;
     if (s.key != h || s.length != len) continue;
-    // The same hash and length: the bytes compared eight at a time, folded as hashed.
+    // The same hash and length: the bytes compared eight at a time, folded as hashed (a word
+    // of up to 16 bytes: its first and last eight).
     const char* key = long_keys_.data() + s.offset;
+    const std::uint64_t f = fold ? kCase : 0;
+    if (len <= 16) {
+      if ((load8(p) | f) == load8(key) && (load8(p + len - 8) | f) == load8(key + len - 8)) {
+        return s.value;
+      }
+      continue;
+    }
     bool same = true;
     for (std::size_t k = 0; same && k < len; k += 8) {
       const std::size_t n = len - k < 8 ? len - k : 8;
