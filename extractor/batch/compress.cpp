@@ -48,7 +48,7 @@ struct InputStream::Codec {
   }
 };
 
-InputStream::InputStream() = default;
+InputStream::InputStream(RawHash raw_hash) : hash_raw_(raw_hash == RawHash::kYes) {}
 InputStream::~InputStream() {
   if (owned_ && fd_ >= 0) ::close(fd_);
 }
@@ -92,7 +92,7 @@ Status InputStream::fill() {
     if (n < 0) return io_error("cannot read", name_, errno);
     in_len_ = static_cast<std::size_t>(n);
     if (n == 0) eof_ = true;
-    hasher_.update(std::string_view(in_.get(), in_len_));
+    if (hash_raw_) hasher_.update(std::string_view(in_.get(), in_len_));
     raw_bytes_ += static_cast<std::uint64_t>(n);
     return Status::Ok();
   }

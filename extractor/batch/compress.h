@@ -23,9 +23,13 @@ enum class Compression : std::uint8_t { kNone, kGzip, kZstd };
 // By the name's suffix: ".gz" gzip, ".zst" zstd, else none.
 Compression compression_of(std::string_view path);
 
+// Whether an InputStream hashes the raw bytes it reads (the manifest of `markup --out-dir` needs
+// it; `extract` does not).
+enum class RawHash : bool { kNo, kYes };
+
 class InputStream {
  public:
-  InputStream();
+  explicit InputStream(RawHash raw_hash = RawHash::kYes);
   ~InputStream();
   InputStream(const InputStream&) = delete;
   InputStream& operator=(const InputStream&) = delete;
@@ -37,7 +41,8 @@ class InputStream {
   Status read(std::string& out, std::size_t max = 1 << 20);
   // The same without a copy: `out` views the stream's own buffer, valid until the next read.
   Status read(std::string_view& out, std::size_t max = 1 << 20);
-  // The hash of the raw (on-disk) bytes read so far; after the end, of the whole file.
+  // The hash of the raw (on-disk) bytes read so far; after the end, of the whole file (with
+  // RawHash::kNo, of no bytes).
   Hash128 raw_hash() const { return hasher_.digest(); }
   std::uint64_t raw_bytes() const { return raw_bytes_; }
   std::uint64_t bytes() const { return bytes_; }  // decompressed bytes returned so far
@@ -59,6 +64,7 @@ class InputStream {
   // Decompressed bytes (compressed input only), allocated at the first read like in_.
   std::unique_ptr<char[]> out_;
   std::size_t out_size_ = 0;
+  bool hash_raw_;
   Hasher hasher_;
   std::uint64_t raw_bytes_ = 0;
   std::uint64_t bytes_ = 0;

@@ -233,7 +233,7 @@ std::string options_fingerprint(const std::string& data_dir, const std::string& 
   std::string block;
   for (const fs::path& p : files) {
     h.update("\nfile " + p.lexically_relative(data_dir).generic_string() + "\n");
-    batch::InputStream in;
+    batch::InputStream in(batch::RawHash::kNo);
     if (!in.open(p.string())) continue;
     while (in.read(block) && !block.empty()) h.update(block);
   }

@@ -253,7 +253,7 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
   // A chunk's citations, and those of the chunk before (read already): the new ones reuse their
   // strings' memory (Extractor::extract with spares). Kept per thread, from file to file.
   thread_local std::vector<extract::Citation> out, spare;
-  batch::InputStream in;
+  batch::InputStream in(batch::RawHash::kNo);
   if (Status s = in.open(path); !s) return s;
   text::ViewBuilder builder(view);
   std::unique_ptr<extract::Extractor::Session> session;
