@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cinttypes>
 #include <condition_variable>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -61,8 +63,33 @@ bool read_batch_options(const char* command, const Args& args, BatchOptions& out
     }
     return true;
   };
+  // A size: digits and an optional K, M, G or T (powers of 1024, as GNU head and split read
+  // them): "500M" is 500 MiB.
+  auto size = [&](const char* name, std::uint64_t& v) {
+    const std::string& s = args.get(name);
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtoull(s.c_str(), &end, 10);
+    bool ok = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])) != 0 && errno == 0;
+    if (ok && *end != 0) {
+      const char* const units = "KMGT";
+      const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end)));
+      ok = u != nullptr && end[1] == 0;
+      for (const char* k = units; ok && k <= u; ++k) {
+        ok = v <= UINT64_MAX / 1024;
+        v *= 1024;
+      }
+    }
+    if (!ok) {
+      std::fprintf(stderr,
+                   "lexlink %s: --%s needs a number of bytes, such as 50000000 or 50M (K, M, G, T: "
+                   "powers of 1024), not '%s'\n",
+                   command, name, s.c_str());
+    }
+    return ok;
+  };
   std::uint64_t jobs = 0;
-  if (!number("jobs", jobs) || !number("max-size", out.max_size)) return false;
+  if (!number("jobs", jobs) || !size("max-size", out.max_size)) return false;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   out.jobs = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, 1024));
   const std::string& p = args.get("progress");

@@ -61,7 +61,8 @@ constexpr const char* kExtractUsage =
     "  --files-from LIST             more inputs, one path per line ('-': standard input)\n"
     "  --include GLOB, --exclude GLOB  (repeatable) filter the files found in folders\n"
     "  --jobs N                      threads (default: all cores)\n"
-    "  --max-size BYTES              larger documents become error records (default: no limit)\n"
+    "  --max-size BYTES              larger documents become error records (default: no limit;\n"
+    "                                K, M, G, T: powers of 1024, as in 500M)\n"
     "  --progress auto|bar|json|none progress on stderr (auto: a line on a terminal)\n"
     "  --stats FILE                  the run's summary as JSON\n";
 

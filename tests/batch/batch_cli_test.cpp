@@ -202,6 +202,32 @@ TEST_CASE("bad documents become error records, the run goes on, exit status 1", 
   CHECK(stats["citations"].get<int>() > 100);
 }
 
+TEST_CASE("option max-size reads K, M, G and T as powers of 1024, and refuses other suffixes",
+          "[batch]") {
+  TempDir t;
+  spit(t.path / "in/a.txt", std::string(2 * 1024 * 1024 + 1, 'x') + " legge 7 agosto 1990, n. 241");
+  spit(t.path / "in/b.txt", "legge 7 agosto 1990, n. 241");
+  // 2M is 2 MiB: a.txt is over it by 29 bytes, b.txt under.
+  auto r = run_cli({"extract", "--jurisdiction", "it", "--max-size", "2M", t / "in"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["error"].get<std::string>().find("over --max-size 2097152") != std::string::npos);
+  CHECK(lines[1]["urn"] == "urn:lex:it:stato:legge:1990-08-07;241");
+  for (const char* ok : {"3m", "1G", "1t", "4096k", "2097181"}) {
+    INFO(ok);
+    CHECK(run_cli({"extract", "--jurisdiction", "it", "--max-size", ok, t / "in"}).exit_code == 0);
+  }
+  for (const char* bad : {"2MB", "2X", "M", "-1", "1.5M", "99999999999999T", ""}) {
+    INFO(bad);
+    auto u = run_cli({"extract", "--jurisdiction", "it", "--max-size", bad, t / "in"});
+    CHECK(u.exit_code == 2);
+    CHECK(u.err.find("--max-size needs a number of bytes") != std::string::npos);
+    CHECK(u.out.empty());
+  }
+}
+
 TEST_CASE("a FIFO or a device met in a folder walk is an error record, never opened", "[batch]") {
   // Opening a FIFO waits for a writer: before, a run over a folder holding one never ended.
   TempDir t;
