@@ -16,6 +16,22 @@ constexpr const char* kTempSuffix = ".lexlink-tmp";
 
 }  // namespace
 
+void keep_owner_and_mode(int fd, const struct stat& st) {
+  mode_t mode = st.st_mode & 07777;
+  struct stat now {};
+  const bool known = ::fstat(fd, &now) == 0;
+  if (!known || now.st_uid != st.st_uid || now.st_gid != st.st_gid) {
+    if (::fchown(fd, st.st_uid, st.st_gid) != 0 &&
+        ::fchown(fd, static_cast<uid_t>(-1), st.st_gid) != 0) {
+      // Neither: the file stays the process's, in its group.
+    }
+    if (::fstat(fd, &now) != 0) now.st_uid = now.st_gid = static_cast<uid_t>(-1);
+    if (now.st_uid != st.st_uid) mode &= static_cast<mode_t>(~S_ISUID);
+    if (now.st_gid != st.st_gid) mode &= static_cast<mode_t>(~S_ISGID);
+  }
+  ::fchmod(fd, mode);  // after fchown, which may clear the set-ID bits
+}
+
 std::string temp_name_for(const std::string& path) {
   const std::filesystem::path p(path);
   return (p.parent_path() / ("." + p.filename().string() + kTempSuffix)).string();
@@ -42,12 +58,10 @@ Status AtomicFile::open(const std::string& path) {
   namespace fs = std::filesystem;
   path_ = path;
   struct stat st {};
-  mode_t mode = 0;
-  if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
-  } else {
-    mode = 0666;  // minus the umask, by open()
-  }
+  const bool replaces = ::stat(path.c_str(), &st) == 0;
+  // A new file gets 0666 minus the umask, by open(); one that replaces another gets its owner,
+  // group and permissions below.
+  const mode_t mode = replaces ? st.st_mode & 0777 : 0666;
   temp_ = temp_name_for(path);
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   // The parent folders are made when the first file in them is: one failed open, not a
@@ -71,7 +85,7 @@ Status AtomicFile::open(const std::string& path) {
     temp_.clear();
     return io_error("cannot create", temp_name_for(path), err);
   }
-  if (mode != 0666) ::fchmod(fd_, mode);
+  if (replaces) keep_owner_and_mode(fd_, st);
   return Status::Ok();
 }
 

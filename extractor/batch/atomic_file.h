@@ -1,13 +1,16 @@
 // batch/atomic_file: an output file that is never seen half-written. It is written under the
 // fixed temporary name DIR/.NAME.lexlink-tmp (a stale one left by a killed run is overwritten)
 // and renamed over DIR/NAME by commit(); without commit() the temporary file is removed. Parent
-// folders are created as needed; an existing destination keeps its permissions.
+// folders are created as needed; an existing destination keeps its owner, group and permissions
+// (as far as the process may give them: keep_owner_and_mode below).
 //
 // commit(sync=true) fsyncs the file before the rename (in-place updates: the old content must
 // never be lost). commit(sync=false) leaves durability to a later syncfs() of the whole output
 // tree (GroupSync), done before the manifest records the file: a power cut can then lose or
 // truncate a renamed output, but the manifest does not claim it and --resume redoes it.
 #pragma once
+
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cstddef>
@@ -16,6 +19,12 @@
 #include "common/status.h"
 
 namespace lexlink::batch {
+
+// Gives the open file `fd`, written to replace the file `st` describes, that file's owner,
+// group and permissions, as far as the process may: the owner needs root, the group membership
+// of it. The set-user-ID and set-group-ID bits are kept only with the owner and the group they
+// were set with.
+void keep_owner_and_mode(int fd, const struct stat& st);
 
 // The temporary name used for `path`.
 std::string temp_name_for(const std::string& path);

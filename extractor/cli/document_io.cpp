@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "batch/atomic_file.h"
+
 namespace lexlink::cli {
 namespace {
 
@@ -93,17 +95,16 @@ Status OutputFile::open(const std::string& path) {
   fd_ = ::mkstemp(templ.data());
   if (fd_ < 0) return io_error("cannot create a temporary file in", dir.string());
   temp_ = templ;
-  // The output keeps the destination's permissions, else gets the usual ones (0666 - umask).
+  // The output keeps the destination's owner, group and permissions, else gets the usual
+  // permissions (0666 - umask).
   struct stat st {};
-  mode_t mode = 0;
   if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
+    batch::keep_owner_and_mode(fd_, st);
   } else {
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    mode = 0666 & ~mask;
+    ::fchmod(fd_, 0666 & ~mask);
   }
-  ::fchmod(fd_, mode);
   return Status::Ok();
 }
 

@@ -405,6 +405,51 @@ TEST_CASE("markup --in-place replaces the inputs atomically and is idempotent", 
   CHECK(without_manifest(tree(t.path / "in")) == expected);
 }
 
+TEST_CASE("markup in place keeps each file's owner, group and permissions", "[batch]") {
+  if (::geteuid() != 0) {
+    WARN("not checked: giving a file to another user needs root");
+    return;
+  }
+  TempDir t;
+  // Another user's file that only its owner and group may read (a web server's, say), a
+  // read-only one, and one with the set-group-ID bit.
+  struct Case {
+    const char* name;
+    uid_t uid;
+    gid_t gid;
+    mode_t mode;
+  };
+  const Case cases[] = {{"private.html", 65534, 65534, 0640},
+                        {"readonly.html", 0, 65534, 0444},
+                        {"setgid.html", 65534, 0, 02664}};
+  auto make = [](const fs::path& p, const Case& c) {
+    spit(p, "<p>Vista la legge 7 agosto 1990, n. 241.</p>\n");
+    REQUIRE(::chown(p.c_str(), c.uid, c.gid) == 0);
+    REQUIRE(::chmod(p.c_str(), c.mode) == 0);
+  };
+  auto check = [](const fs::path& p, const Case& c) {
+    INFO(p);
+    struct stat st {};
+    REQUIRE(::stat(p.c_str(), &st) == 0);
+    CHECK(st.st_uid == c.uid);
+    CHECK(st.st_gid == c.gid);
+    CHECK((st.st_mode & 07777) == c.mode);
+    CHECK(slurp(p).find("urn:lex:it:stato:legge:1990-08-07;241") != std::string::npos);
+  };
+  for (const Case& c : cases) make(t.path / "in" / c.name, c);
+  auto r = run_cli({"markup", "--in-place", "--jurisdiction", "it", t / "in"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const Case& c : cases) check(t.path / "in" / c.name, c);
+  // The one-document form writing over its input does the same.
+  for (const Case& c : cases) {
+    const fs::path p = t.path / "one" / c.name;
+    make(p, c);
+    REQUIRE(run_cli({"markup", "--jurisdiction", "it", p, "-o", p}).exit_code == 0);
+    check(p, c);
+  }
+}
+
 TEST_CASE("compressed inputs are read and their outputs compressed the same way", "[batch]") {
   TempDir t;
   const std::string doc =
