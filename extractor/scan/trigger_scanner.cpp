@@ -464,9 +464,12 @@ Status TriggerScanner::find_window_starts(std::string_view text, std::size_t bac
   const std::size_t n = text.size();
   if (n >= 0xFFFFFFFFu) return too_large();
   const std::size_t reach = std::max<std::size_t>(back + forward, 1);
-  // Short blocks (HTML paragraphs, list items) leave nothing to skip: they are read whole, many
-  // at a time, so that a scan's fixed cost (about 500 instructions) is spread over this much.
+  // Blocks shorter than the reach (HTML paragraphs, list items): one of kOwnScan bytes or more
+  // is scanned alone, up to the first start found; shorter ones are read whole, with those that
+  // follow up to the next such block (at most kShortRead bytes), so that a scan's fixed cost
+  // (about 500 instructions) is spread over more than a few bytes.
   constexpr std::size_t kShortRead = 4096;
+  constexpr std::size_t kOwnScan = 150;
   std::vector<std::uint32_t>& h = scratch.hits;
   // Every start before `next` is kept or need not be; `last` is the last start kept.
   std::size_t next = 0, last = 0;
@@ -490,9 +493,41 @@ Status TriggerScanner::find_window_starts(std::string_view text, std::size_t bac
     const std::size_t block_begin =
         brk == breaks.begin() ? 0 : static_cast<std::size_t>(*(brk - 1));
     if (!have_last || last < block_begin || last + reach < next) {
+      if (block_end - next < reach && block_end - block_begin >= kOwnScan) {
+        // The rest of the block is short. A start there at most `back` bytes into the block
+        // (or at `next`) has a window reaching as far back as that of any start before it in
+        // the block, so the first one any scan finds stands for those before it; those after
+        // it are judged below, as after any kept start. Hyperscan's first report need not be
+        // the leftmost start: when it lies further in, every start up to it is kept.
+        h.clear();
+        if (Status s = scan_range(text, next, block_end, true, scratch); !s) return s;
+        if (h.empty()) {
+          next = block_end;
+          continue;
+        }
+        const std::size_t first = h.front();
+        if (first == next || first <= block_begin + back) {
+          starts.push_back(h.front());
+          last = first;
+          have_last = true;
+          next = first + 1;
+          continue;
+        }
+        if (Status s = keep_all(next, first + 1); !s) return s;
+        next = first + 1;
+        continue;
+      }
       // No kept start in this block whose window the next ones could merge with: the next
       // stretch is read whole.
-      const std::size_t to = std::min(n, next + (block_end - next < reach ? kShortRead : reach));
+      std::size_t to = std::min(n, next + reach);
+      if (block_end - next < reach) {
+        to = block_end;
+        for (auto b = brk; b != breaks.end() && *b < n && *b - next < kShortRead; ++b) {
+          const std::size_t e = b + 1 == breaks.end() ? n : static_cast<std::size_t>(*(b + 1));
+          if (e - *b >= kOwnScan || e - next > kShortRead) break;
+          to = std::min(e, n);
+        }
+      }
       if (Status s = keep_all(next, to); !s) return s;
       next = to;
       continue;

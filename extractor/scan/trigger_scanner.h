@@ -60,10 +60,13 @@ class TriggerScanner {
   // starts whose windows those of the kept ones cover, namely a start
   // - between two kept ones at most back + forward bytes apart in its block (the windows of the
   //   two merge and cover it), or
-  // - after a kept one in its block whose window reaches the block's end.
+  // - after a kept one in its block whose window reaches the block's end, or
+  // - before a kept one at most `back` bytes into its block (whose window reaches the block's
+  //   start).
   // So the kept starts open the same windows as all of them, and the text between such kept
   // starts is not scanned: in legal text, where a trigger comes every hundred bytes or so, most
-  // of it. Sorted and unique, appended to `starts`.
+  // of it; in a short block (an HTML paragraph), what follows its first start. Sorted and
+  // unique, appended to `starts`.
   Status find_window_starts(std::string_view text, std::size_t back, std::size_t forward,
                             const std::vector<std::uint64_t>& breaks, Scratch& scratch,
                             std::vector<std::uint32_t>& starts) const;

@@ -54,20 +54,22 @@ void check_text(const scan::TriggerScanner& scanner, scan::TriggerScanner::Scrat
   REQUIRE(std::is_sorted(kept.begin(), kept.end()));
   REQUIRE(std::adjacent_find(kept.begin(), kept.end()) == kept.end());
   REQUIRE(std::includes(all.begin(), all.end(), kept.begin(), kept.end()));
-  // Every start left out lies between two kept ones within the reach in its block, or after a
-  // kept one in its block whose window reaches the block's end.
+  // Every start left out lies between two kept ones within the reach in its block, after a
+  // kept one in its block whose window reaches the block's end, or before a kept one in its
+  // block whose window reaches the block's start.
   for (std::uint32_t u : all) {
     auto after = std::lower_bound(kept.begin(), kept.end(), u);
     if (after != kept.end() && *after == u) continue;
     INFO("start " << u << " left out");
-    REQUIRE(after != kept.begin());
-    const std::uint32_t before = *(after - 1);
-    auto brk = std::upper_bound(breaks.begin(), breaks.end(), std::uint64_t{before});
+    auto brk = std::upper_bound(breaks.begin(), breaks.end(), std::uint64_t{u});
     const std::size_t block_end = brk == breaks.end() ? text.size() : *brk;
-    CHECK(u < block_end);
-    const bool merged = after != kept.end() && *after - before <= reach && *after < block_end;
-    const bool reaches_end = before + forward >= block_end;
-    CHECK((merged || reaches_end));
+    const std::size_t block_begin = brk == breaks.begin() ? 0 : *(brk - 1);
+    const bool has_before = after != kept.begin() && *(after - 1) >= block_begin;
+    const bool has_after = after != kept.end() && *after < block_end;
+    const bool merged = has_before && has_after && *after - *(after - 1) <= reach;
+    const bool reaches_end = has_before && *(after - 1) + forward >= block_end;
+    const bool reaches_start = has_after && *after <= block_begin + back;
+    CHECK((merged || reaches_end || reaches_start));
   }
   CHECK(windows_of(kept, breaks, back, forward, text.size()) ==
         windows_of(all, breaks, back, forward, text.size()));
@@ -119,6 +121,7 @@ TEST_CASE("window starts open the windows of all starts, on the bundled corpora"
       check_text(*scanner, *scratch, text, 320, 400, {}, dense);
       check_text(*scanner, *scratch, text, 320, 400, lines, other);
       check_text(*scanner, *scratch, text, 320, 400, every150, other);
+      check_text(*scanner, *scratch, text, 30, 400, every150, other);
       check_text(*scanner, *scratch, text, 30, 34, {}, other);
       check_text(*scanner, *scratch, text, 2000, 3000, lines, other);
       check_text(*scanner, *scratch, text, 0, 1, {}, other);
