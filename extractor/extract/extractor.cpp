@@ -1588,7 +1588,11 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
     }
   }
   if (!st.seen_text && !chunk.text.empty() && any_lines_are_blocks_) {
-    st.wrap_width = hard_wrap_width(std::string_view(chunk.text).substr(0, 8 << 10));
+    // Only plain text is read a line a block (UnitReading::lines_are_blocks): HTML and XML
+    // have no hard wrap to find.
+    st.wrap_width = chunk.format == text::Format::kText
+                        ? hard_wrap_width(std::string_view(chunk.text).substr(0, 8 << 10))
+                        : 0;
   }
   // The document's heading, read first from its first lines, so that references to the
   // document itself anywhere in the document know its name, wherever chunks are cut (a
