@@ -49,14 +49,21 @@ void build_units(const grammar::Grammar& g, std::string_view text,
       }
     }
     // A synthetic break between two tokens counts as a paragraph break (and the token after it
-    // as a line start).
-    auto bit = std::lower_bound(breaks.begin(), breaks.end(), lo);
+    // as a line start). Each break's token, the first to begin at or after it, is searched for
+    // (breaks are far fewer than tokens): the break is between two tokens when the one before
+    // ends at or before it.
     std::vector<std::uint32_t> broken;  // tokens given a break here that started no line
-    for (std::size_t t = first_token + 1; t < end_token && bit != breaks.end(); ++t) {
-      while (bit != breaks.end() && *bit < toks[t - 1].end) ++bit;
-      if (bit != breaks.end() && *bit < toks[t].begin + 1 && *bit >= toks[t - 1].end) {
-        if (toks[t].newlines_before == 0) broken.push_back(static_cast<std::uint32_t>(t));
-        toks[t].newlines_before = 2;
+    lexicon::Token* after = toks + first_token + 1;
+    lexicon::Token* const tokens_end = toks + end_token;
+    for (auto bit = std::lower_bound(breaks.begin(), breaks.end(), lo);
+         bit != breaks.end() && after < tokens_end; ++bit) {
+      const std::uint64_t b = *bit;
+      after = std::partition_point(after, tokens_end,
+                                   [b](const lexicon::Token& k) { return k.begin < b; });
+      if (after == tokens_end) break;
+      if (after[-1].end <= b) {
+        if (after->newlines_before == 0) broken.push_back(static_cast<std::uint32_t>(after - toks));
+        after->newlines_before = 2;
       }
     }
     if (!broken.empty()) {

@@ -90,6 +90,30 @@ void check_units(const grammar::Grammar& g, const std::string& text,
     next += unit.token_count;
   }
   CHECK(next == n);
+  // A break of the view between two tokens makes the second start a paragraph; a break inside
+  // a token changes nothing (the units are those without it).
+  if (!breaks.empty()) {
+    std::vector<std::uint64_t> between;
+    for (std::uint64_t b : breaks) {
+      bool inside = false;
+      for (std::uint32_t t = 0; t < n; ++t) {
+        const lexicon::Token& tok = u.tokens.tokens[t];
+        inside = inside || (tok.begin < b && b < tok.end);
+        if (t > 0 && u.tokens.tokens[t - 1].end <= b && b <= tok.begin) {
+          INFO("break " << b << " before token " << t);
+          CHECK(tok.newlines_before == 2);
+        }
+      }
+      if (!inside) between.push_back(b);
+    }
+    if (between.size() < breaks.size()) {
+      extract::UnitText v;
+      PodVector<std::uint32_t> v_ids;
+      extract::build_units(g, text, {{0, text.size()}}, between, reading, v, v_ids);
+      CHECK(v.symbols == u.symbols);
+      CHECK(v.line_starts == u.line_starts);
+    }
+  }
   // Every shape noted is the token's shape: its symbol when its word is neither a literal nor
   // the start of a phrase (then the symbol may be the literal's).
   const std::vector<std::uint8_t>& codes = g.word_codes();
