@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unordered_set>
 
 #include "batch/atomic_file.h"
 
@@ -109,130 +108,165 @@ bool glob_matches(const std::string& glob, const std::string& rel) {
   return false;
 }
 
-Result<InputList> enumerate_inputs(const InputSpec& spec) {
-  // 1. The named paths: the arguments ("-": a list on stdin) and --files-from.
+Status InputWalker::open(const InputSpec& spec) {
+  spec_ = &spec;
+  // The named paths: the arguments ("-": a list on stdin) and --files-from.
   std::vector<std::string> named;
   for (const std::string& p : spec.paths) {
     if (p == "-") {
-      if (Status s = read_list(spec.stdin_list, named); !s) return s.error();
+      if (Status s = read_list(spec.stdin_list, named); !s) return s;
     } else {
       named.push_back(p);
     }
   }
   if (!spec.files_from.empty()) {
     if (spec.files_from == "-") {
-      if (Status s = read_list(spec.stdin_list, named); !s) return s.error();
+      if (Status s = read_list(spec.stdin_list, named); !s) return s;
     } else {
       std::ifstream in(spec.files_from);
       if (!in) return invalid("cannot read the list " + spec.files_from);
-      if (Status s = read_list(in, named); !s) return s.error();
+      if (Status s = read_list(in, named); !s) return s;
     }
   }
   if (named.empty()) return invalid("no input (give FILE, FOLDER, - or --files-from LIST)");
 
-  // 2. Which are folders; the root.
-  struct Named {
-    std::string given;
-    fs::path abs;
-    bool dir;
-  };
-  std::vector<Named> items;
-  items.reserve(named.size());
+  // Which are folders; the root.
+  named_.clear();
+  named_.reserve(named.size());
   for (std::string& p : named) {
     std::error_code ec;
     const bool dir = fs::is_directory(p, ec);
-    fs::path abs = absolute_normal(p);
-    items.push_back({std::move(p), std::move(abs), dir});
+    std::string abs = absolute_normal(p).string();
+    named_.push_back({std::move(p), std::move(abs), dir});
   }
-  named.clear();
-  named.shrink_to_fit();
   fs::path root;
   if (!spec.root.empty()) {
     root = absolute_normal(spec.root);
   } else {
     bool first = true;
-    for (const Named& n : items) {
-      const fs::path base = n.dir ? n.abs : n.abs.parent_path();
+    for (const Named& n : named_) {
+      const fs::path abs(n.abs);
+      const fs::path base = n.dir ? abs : abs.parent_path();
       root = first ? base : common_parent(root, base);
       first = false;
     }
   }
-  std::vector<fs::path> skip;
-  for (const std::string& s : spec.skip) skip.push_back(absolute_normal(s));
+  root_ = root.string();
+  skip_.clear();
+  for (const std::string& k : spec.skip) skip_.push_back(absolute_normal(k).string());
+  dedup_ = named_.size() > 1;
+  rewind();
+  return Status::Ok();
+}
 
-  // 3. Files, in order: named files as given, folders walked in name order.
-  InputList list;
-  list.root = root.string();
-  std::unordered_set<std::string> seen;
-  auto add = [&](const std::string& given, const fs::path& abs,
-                 std::string refused = {}) -> Status {
-    if (!within(abs, root)) {
-      return invalid(given + " is outside the root " + root.string() + " (see --root)");
-    }
-    std::string rel = abs.lexically_relative(root).generic_string();
-    if (rel.empty() || rel == ".") {
-      return invalid(given + " is the root itself, not a document under it");
-    }
-    if (excluded(spec, rel, false)) return Status::Ok();
-    if (!seen.insert(rel).second) return Status::Ok();  // the same file named twice
-    list.inputs.push_back({given, std::move(rel), std::move(refused)});
-    return Status::Ok();
-  };
-  for (const Named& n : items) {
-    if (!n.dir) {
-      if (Status s = add(n.given, n.abs); !s) return s.error();
+void InputWalker::rewind() {
+  item_ = 0;
+  walking_ = false;
+  files_.clear();
+  file_ = 0;
+  stack_.clear();
+  seen_.clear();
+}
+
+// Lists a folder: its files, sorted by name, to be given next; its subfolders (not skipped nor
+// excluded, links to folders not followed), to be walked after them in name order.
+Status InputWalker::list_folder(const std::string& given_dir, const std::string& abs_dir) {
+  files_.clear();
+  file_ = 0;
+  dir_given_ = given_dir;
+  dir_abs_ = abs_dir;
+  std::vector<Entry> entries;
+  std::error_code ec;
+  fs::directory_iterator it(abs_dir, ec), end;
+  if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (is_own_file(name)) continue;
+    std::error_code ec2;
+    const bool is_dir = it->is_directory(ec2);
+    if (is_dir && it->is_symlink(ec2)) continue;  // links to folders are not followed
+    std::string refused = is_dir ? std::string() : special_file(it->status(ec2));
+    entries.push_back({std::move(name), is_dir, std::move(refused)});
+  }
+  if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
+  std::sort(entries.begin(), entries.end());
+  const fs::path root(root_);
+  std::vector<std::pair<std::string, std::string>> subdirs;
+  for (Entry& e : entries) {
+    if (!e.is_dir) {
+      files_.push_back(std::move(e));
       continue;
     }
-    if (!within(n.abs, root)) {
-      return invalid(n.given + " is outside the root " + root.string() + " (see --root)");
-    }
-    // Depth-first, each folder's entries sorted by name.
-    std::vector<std::pair<std::string, fs::path>> stack;  // (given-style path, absolute)
-    stack.emplace_back(n.given, n.abs);
-    while (!stack.empty()) {
-      auto [given_dir, abs_dir] = std::move(stack.back());
-      stack.pop_back();
-      struct Entry {
-        std::string name;
-        bool is_dir;
-        std::string refused;  // Input::refused
-        bool operator<(const Entry& o) const { return name < o.name; }
-      };
-      std::vector<Entry> entries;
-      std::error_code ec;
-      fs::directory_iterator it(abs_dir, ec), end;
-      if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
-      for (; it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (is_own_file(name)) continue;
-        std::error_code ec2;
-        const bool is_dir = it->is_directory(ec2);
-        if (is_dir && it->is_symlink(ec2)) continue;  // links to folders are not followed
-        entries.push_back({name, is_dir, is_dir ? std::string() : special_file(it->status(ec2))});
-      }
-      if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
-      std::sort(entries.begin(), entries.end());
-      std::vector<std::pair<std::string, fs::path>> subdirs;
-      for (const auto& [name, is_dir, refused] : entries) {
-        const fs::path abs = abs_dir / name;
-        const std::string given = given_dir.empty() || given_dir.back() == '/'
-                                      ? given_dir + name
-                                      : given_dir + "/" + name;
-        if (is_dir) {
-          bool skipped = false;
-          for (const fs::path& s : skip) skipped = skipped || abs == s;
-          const std::string rel = abs.lexically_relative(root).generic_string();
-          if (!skipped && !excluded(spec, rel, true)) subdirs.emplace_back(given, abs);
-          continue;
-        }
-        if (Status s = add(given, abs, refused); !s) return s.error();
-      }
-      // Pushed in reverse so the first folder is walked first: files of a folder come before
-      // the files of its subfolders, subfolders in name order.
-      for (auto r = subdirs.rbegin(); r != subdirs.rend(); ++r) stack.push_back(std::move(*r));
-    }
+    const fs::path abs = fs::path(abs_dir) / e.name;
+    bool skipped = false;
+    for (const std::string& k : skip_) skipped = skipped || abs == fs::path(k);
+    const std::string rel = abs.lexically_relative(root).generic_string();
+    if (skipped || excluded(*spec_, rel, true)) continue;
+    const std::string given = given_dir.empty() || given_dir.back() == '/'
+                                  ? given_dir + e.name
+                                  : given_dir + "/" + e.name;
+    subdirs.emplace_back(given, abs.string());
   }
-  return list;
+  // Pushed in reverse so the first folder is walked first: files of a folder come before the
+  // files of its subfolders, subfolders in name order.
+  for (auto r = subdirs.rbegin(); r != subdirs.rend(); ++r) stack_.push_back(std::move(*r));
+  return Status::Ok();
+}
+
+Result<bool> InputWalker::take(const std::string& given, const std::string& abs,
+                               std::string refused, Input& out) {
+  const fs::path root(root_), a(abs);
+  if (!within(a, root)) return invalid(given + " is outside the root " + root_ + " (see --root)");
+  std::string rel = a.lexically_relative(root).generic_string();
+  if (rel.empty() || rel == ".")
+    return invalid(given + " is the root itself, not a document under it");
+  if (excluded(*spec_, rel, false)) return false;
+  if (dedup_ && !seen_.insert(rel).second) return false;  // the same file named twice
+  out.path = given;
+  out.rel = std::move(rel);
+  out.refused = std::move(refused);
+  return true;
+}
+
+Result<bool> InputWalker::next(Input& out) {
+  while (true) {
+    if (walking_) {
+      while (file_ < files_.size()) {
+        Entry& e = files_[file_++];
+        const std::string given = dir_given_.empty() || dir_given_.back() == '/'
+                                      ? dir_given_ + e.name
+                                      : dir_given_ + "/" + e.name;
+        auto took = take(given, (fs::path(dir_abs_) / e.name).string(), std::move(e.refused), out);
+        if (!took) return took.error();
+        if (*took) return true;
+      }
+      if (!stack_.empty()) {
+        auto [given, abs] = std::move(stack_.back());
+        stack_.pop_back();
+        if (Status s = list_folder(given, abs); !s) return s.error();
+        continue;
+      }
+      walking_ = false;
+      files_.clear();
+      ++item_;
+      continue;
+    }
+    if (item_ >= named_.size()) return false;
+    const Named& n = named_[item_];
+    if (!n.dir) {
+      ++item_;
+      auto took = take(n.given, n.abs, {}, out);
+      if (!took) return took.error();
+      if (*took) return true;
+      continue;
+    }
+    if (!within(fs::path(n.abs), fs::path(root_))) {
+      return invalid(n.given + " is outside the root " + root_ + " (see --root)");
+    }
+    walking_ = true;
+    stack_.clear();
+    if (Status s = list_folder(n.given, n.abs); !s) return s.error();
+  }
 }
 
 }  // namespace lexlink::batch

@@ -10,10 +10,17 @@
 // listed with the reason it is not read (Input::refused). lexlink's own files (".X.lexlink-tmp",
 // ".lexlink-manifest*") are never inputs. The same file named twice is read once; an input
 // outside the root is an error.
+//
+// InputWalker gives the inputs one at a time, holding the named paths, the entries of the
+// folder being listed and the folders still to walk, never the whole list: a walk of a tree of
+// millions of files takes the memory of its largest folder. Only when more than one path is
+// named does it keep the relative paths met (to read a file named twice once).
 #pragma once
 
 #include <cstdio>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -39,12 +46,49 @@ struct Input {
   std::string refused;
 };
 
-struct InputList {
-  std::string root;  // absolute
-  std::vector<Input> inputs;
-};
+class InputWalker {
+ public:
+  // Reads the named paths (and the lists) and finds the root; `spec` must outlive the walker.
+  Status open(const InputSpec& spec);
+  const std::string& root() const { return root_; }
+  // The next input: true, false after the last, or an error (a folder that cannot be read, a
+  // path outside the root).
+  Result<bool> next(Input& out);
+  // Back before the first input (a first walk counts the inputs, a second reads them).
+  void rewind();
 
-Result<InputList> enumerate_inputs(const InputSpec& spec);
+ private:
+  struct Named {
+    std::string given;
+    std::string abs;  // absolute, normalised
+    bool dir;
+  };
+  struct Entry {
+    std::string name;
+    bool is_dir;
+    std::string refused;  // Input::refused
+    bool operator<(const Entry& o) const { return name < o.name; }
+  };
+  Status list_folder(const std::string& given_dir, const std::string& abs_dir);
+  // Fills `out` for the file `given` (absolute `abs`); false when it is excluded or met before.
+  Result<bool> take(const std::string& given, const std::string& abs, std::string refused,
+                    Input& out);
+
+  const InputSpec* spec_ = nullptr;
+  std::string root_;
+  std::vector<Named> named_;
+  std::vector<std::string> skip_;  // absolute
+  std::size_t item_ = 0;           // the named path being read
+  bool walking_ = false;           // named_[item_] is a folder being walked
+  // The folder being listed: its files (sorted) and the next one; then the folders to walk,
+  // last to be walked first, as (given-style path, absolute path).
+  std::string dir_given_, dir_abs_;
+  std::vector<Entry> files_;
+  std::size_t file_ = 0;
+  std::vector<std::pair<std::string, std::string>> stack_;
+  bool dedup_ = false;  // more than one named path: the same file may be met twice
+  std::unordered_set<std::string> seen_;
+};
 
 // fnmatch-style glob against a relative path (see above).
 bool glob_matches(const std::string& glob, const std::string& rel);

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -313,12 +314,11 @@ Status read_head(batch::InputStream& in, std::string& head, std::string_view& bl
 
 class MarkupBatch {
  public:
-  MarkupBatch(const MarkupSetup& setup, const BatchOptions& options, const batch::InputList& list,
-              std::string out_dir, bool in_place, bool resume, const batch::Manifest& manifest,
+  MarkupBatch(const MarkupSetup& setup, const BatchOptions& options, std::string out_dir,
+              bool in_place, bool resume, const batch::Manifest& manifest,
               batch::Hash128 fingerprint)
       : setup_(setup),
         options_(options),
-        list_(list),
         out_dir_(std::move(out_dir)),
         in_place_(in_place),
         resume_(resume),
@@ -469,7 +469,6 @@ class MarkupBatch {
 
   const MarkupSetup& setup_;
   const BatchOptions& options_;
-  const batch::InputList& list_;
   std::string out_dir_;
   bool in_place_;
   bool resume_;
@@ -607,16 +606,26 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   if (spec.paths.empty() && spec.files_from.empty()) {
     return batch_usage("no input (give FILE, FOLDER, - or --files-from LIST)");
   }
-  auto list = batch::enumerate_inputs(spec);
-  if (!list) return batch_usage(list.error().message);
-  if (!out_dir.empty() && fs::path(out_dir) == fs::path(list->root)) {
+  // The inputs are walked twice, never listed whole: a first walk counts them (for the progress
+  // line and the summary) and finds the folders that cannot be read, the second reads them.
+  batch::InputWalker walker;
+  if (Status s = walker.open(spec); !s) return batch_usage(s.error().message);
+  std::size_t total = 0;
+  for (batch::Input in;;) {
+    auto more = walker.next(in);
+    if (!more) return batch_usage(more.error().message);
+    if (!*more) break;
+    ++total;
+  }
+  walker.rewind();
+  if (!out_dir.empty() && fs::path(out_dir) == fs::path(walker.root())) {
     return batch_usage(
         "--out-dir is the input root: the outputs would replace the inputs "
         "(use --in-place for that)");
   }
   std::string manifest_path = args.get("manifest");
   if (manifest_path.empty()) {
-    manifest_path = (in_place ? list->root : out_dir) + "/.lexlink-manifest";
+    manifest_path = (in_place ? walker.root() : out_dir) + "/.lexlink-manifest";
   }
   batch::Manifest manifest;
   if (Status s = manifest.open(manifest_path); !s) {
@@ -659,13 +668,31 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   // href or link list is kept.
   MarkupSetup lean = setup;
   lean.options.outcome_details = false;
-  MarkupBatch runner(lean, options, *list, out_dir, in_place, args.has("resume"), manifest,
-                     fingerprint);
-  const std::vector<batch::Input>& inputs = list->inputs;
-  batch::OrderedPool<std::size_t, FileResult> pool(
+  MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), manifest, fingerprint);
+  batch::OrderedPool<batch::Input, FileResult> pool(
       options.jobs, 2 * options.jobs + 2,
-      [&](std::size_t& i, std::size_t worker) { return runner.run(inputs[i], worker); });
-  Progress progress("markup", options.progress, inputs.size(), options.jobs);
+      [&](batch::Input& in, std::size_t worker) { return runner.run(in, worker); });
+  // The inputs submitted and not yet done, in order (the pool's window: 2 * jobs + 2 at most).
+  std::deque<batch::Input> in_flight;
+  bool walk_failed = false;
+  bool more = total > 0;  // the walker has inputs left
+  // Takes the next input from the walker into the pool; a folder that could no longer be read
+  // ends the walk (the files before it are done).
+  auto submit_next = [&] {
+    batch::Input in;
+    auto got = walker.next(in);
+    if (!got || !*got) {
+      if (!got) {
+        std::fprintf(stderr, "lexlink markup: %s\n", got.error().message.c_str());
+        walk_failed = true;
+      }
+      more = false;
+      return;
+    }
+    in_flight.push_back(in);
+    pool.submit(std::move(in));
+  };
+  Progress progress("markup", options.progress, total, options.jobs);
   int status = 0;
   bool io_failed = false;
   Recorder recorder(group, manifest);
@@ -674,18 +701,20 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
     std::fprintf(stderr, "lexlink markup: %s\n", record_error.c_str());
     io_failed = true;
   };
-  std::size_t next = 0, done = 0;
+  std::size_t done = 0;
   std::string line;
   int disk_error = 0;  // the outputs' disk failed (output_disk_failed): stop
   install_stop_handlers();
   auto go_on = [&] { return stop_signal() == 0 && disk_error == 0; };
-  while ((next < inputs.size() && go_on()) || !pool.empty()) {
-    while (next < inputs.size() && !pool.full() && go_on()) pool.submit(next++);
+  while ((more && go_on()) || !pool.empty()) {
+    while (more && !pool.full() && go_on()) submit_next();
     if (pool.empty()) break;
     // Woken once for several files, not for every one: when jobs + 2 results are ready, each
     // worker still has a file (the window is 2 * jobs + 2).
     FileResult r = pool.pop(options.jobs + 2);
-    const batch::Input& in = inputs[done++];
+    const batch::Input in = std::move(in_flight.front());
+    in_flight.pop_front();
+    ++done;
     const bool failed = r.kind == FileResult::Kind::kError;
     const bool skipped = r.kind == FileResult::Kind::kSkipped;
     if (failed && output_disk_failed(r.os_error) && disk_error == 0) disk_error = r.os_error;
@@ -750,17 +779,17 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
                  "lexlink markup: stopped after %zu of %zu files: the outputs cannot be written "
                  "(%s); the manifest records the finished ones: make room and rerun with "
                  "--resume\n",
-                 done, inputs.size(), std::strerror(disk_error));
+                 done, total, std::strerror(disk_error));
     return 1;
   }
   if (const int sig = stop_signal(); sig != 0) {
     std::fprintf(stderr,
                  "lexlink markup: stopped by signal %d after %zu of %zu files; the manifest "
                  "records them (rerun with --resume)\n",
-                 sig, done, inputs.size());
+                 sig, done, total);
     return 128 + sig;
   }
-  return io_failed || status != 0 ? 1 : 0;
+  return io_failed || walk_failed || status != 0 ? 1 : 0;
 }
 
 }  // namespace lexlink::cli

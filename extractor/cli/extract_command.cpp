@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -331,33 +332,75 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   BatchOptions batch_options;
   if (!read_batch_options("extract", args, batch_options)) return 2;
   // The inputs, in order: files as given ('-': standard input), folders walked, then the list.
-  std::vector<batch::Input> inputs;  // (`rel` is not used here)
-  auto add_listed = [&](batch::InputSpec spec) -> bool {
-    spec.include = args.all("include");
-    spec.exclude = args.all("exclude");
-    spec.root = args.get("root");
-    auto list = batch::enumerate_inputs(spec);
-    if (!list) {
-      std::fprintf(stderr, "lexlink extract: %s\n", list.error().message.c_str());
+  // Folders and the list are walked twice, never listed whole (memory does not grow with the
+  // number of files): a first walk counts the inputs and finds the folders that cannot be read,
+  // the second reads them.
+  struct Source {
+    batch::Input file;                           // a file named as an argument, or
+    std::unique_ptr<batch::InputSpec> spec;      // a folder or the list, walked
+    std::unique_ptr<batch::InputWalker> walker;  // (`rel` is not used here)
+  };
+  std::vector<Source> sources;
+  auto add_walked = [&](std::unique_ptr<batch::InputSpec> spec) -> bool {
+    spec->include = args.all("include");
+    spec->exclude = args.all("exclude");
+    spec->root = args.get("root");
+    auto walker = std::make_unique<batch::InputWalker>();
+    if (Status st = walker->open(*spec); !st) {
+      std::fprintf(stderr, "lexlink extract: %s\n", st.error().message.c_str());
       return false;
     }
-    for (batch::Input& in : list->inputs) inputs.push_back(std::move(in));
+    sources.push_back({{}, std::move(spec), std::move(walker)});
     return true;
   };
   for (const std::string& path : args.positional()) {
     std::error_code ec;
     if (path != "-" && std::filesystem::is_directory(path, ec)) {
-      batch::InputSpec spec;
-      spec.paths = {path};
-      if (!add_listed(spec)) return 2;
+      auto spec = std::make_unique<batch::InputSpec>();
+      spec->paths = {path};
+      if (!add_walked(std::move(spec))) return 2;
     } else {
-      inputs.push_back({path, {}, {}});
+      sources.push_back({{path, {}, {}}, nullptr, nullptr});
     }
   }
   if (!args.get("files-from").empty()) {
-    batch::InputSpec spec;
-    spec.files_from = args.get("files-from");
-    if (!add_listed(spec)) return 2;
+    auto spec = std::make_unique<batch::InputSpec>();
+    spec->files_from = args.get("files-from");
+    if (!add_walked(std::move(spec))) return 2;
+  }
+  // The inputs one after the other: true and the next in `in`, false after the last, or false
+  // and `walk_error` set when a folder can no longer be read.
+  std::size_t source = 0;
+  bool taken = false;  // sources[source] (a file) was given
+  std::string walk_error;
+  auto next_input = [&](batch::Input& in) -> bool {
+    for (; source < sources.size(); ++source, taken = false) {
+      Source& src = sources[source];
+      if (!src.walker) {
+        if (taken) continue;
+        taken = true;
+        in = src.file;
+        return true;
+      }
+      auto more = src.walker->next(in);
+      if (!more) {
+        walk_error = more.error().message;
+        return false;
+      }
+      if (*more) return true;
+    }
+    return false;
+  };
+  std::size_t total = 0;
+  for (batch::Input in; next_input(in);) ++total;
+  if (!walk_error.empty()) {
+    std::fprintf(stderr, "lexlink extract: %s\n", walk_error.c_str());
+    return 2;
+  }
+  source = 0;
+  taken = false;
+  for (Source& src : sources) {
+    if (src.walker) src.walker->rewind();
   }
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
@@ -373,7 +416,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     std::uint64_t bytes = 0;
     std::uint64_t citations = 0;
   };
-  const bool direct = inputs.size() == 1;
+  const bool direct = total == 1;
   auto flush_lines = [&](FileOut& r, bool last) {
     if (direct) {
       if (r.lines.size() >= (64u << 10) || last) {
@@ -392,13 +435,13 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     }
     r.lines.clear();
   };
-  const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, inputs.size()));
-  batch::OrderedPool<std::size_t, FileOut> pool(
-      jobs, 2 * jobs + 2, [&](std::size_t& i, std::size_t) {
+  const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, total));
+  batch::OrderedPool<batch::Input, FileOut> pool(
+      jobs, 2 * jobs + 2, [&](batch::Input& in, std::size_t) {
         FileOut r;
-        const std::string& path = inputs[i].path;
-        if (!inputs[i].refused.empty()) {
-          r.error = inputs[i].refused;
+        const std::string& path = in.path;
+        if (!in.refused.empty()) {
+          r.error = in.refused;
           return r;
         }
         std::string file_json, href_scratch;
@@ -429,20 +472,38 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
         flush_lines(r, true);
         return r;
       });
-  Progress progress("extract", batch_options.progress, inputs.size(), jobs);
+  Progress progress("extract", batch_options.progress, total, jobs);
   int status = 0;
-  std::size_t next = 0, done = 0;
+  std::size_t done = 0;
+  // The paths of the inputs submitted and not yet written, in order.
+  std::deque<std::string> in_flight;
+  bool more = total > 0;
+  auto submit_next = [&] {
+    batch::Input in;
+    if (!next_input(in)) {
+      more = false;
+      if (!walk_error.empty()) {
+        std::fprintf(stderr, "lexlink extract: %s\n", walk_error.c_str());
+        status = 1;
+      }
+      return;
+    }
+    in_flight.push_back(in.path);
+    pool.submit(std::move(in));
+  };
   install_stop_handlers();
   // Standard output failing (a full disk) stops the run: no new file is started (main() says
   // why and exits with status 1).
   auto go_on = [] { return stop_signal() == 0 && !std::ferror(stdout); };
-  while ((next < inputs.size() && go_on()) || !pool.empty()) {
-    while (next < inputs.size() && !pool.full() && go_on()) pool.submit(next++);
+  while ((more && go_on()) || !pool.empty()) {
+    while (more && !pool.full() && go_on()) submit_next();
     if (pool.empty()) break;
     // Woken once for several files, not for every one (as markup): when jobs + 2 results are
     // ready, each worker still has a file (the window is 2 * jobs + 2).
     FileOut r = pool.pop(jobs + 2);
-    const std::string& path = inputs[done++].path;
+    const std::string path = std::move(in_flight.front());
+    in_flight.pop_front();
+    ++done;
     if (!r.error.empty()) {
       status = 1;
       write_json_line(stdout, json{{"file", path}, {"error", r.error}});
@@ -467,7 +528,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   if (!progress.finish(batch_options.stats)) status = 1;
   if (const int sig = stop_signal(); sig != 0) {
     std::fprintf(stderr, "lexlink extract: stopped by signal %d after %zu of %zu files\n", sig,
-                 done, inputs.size());
+                 done, total);
     return 128 + sig;
   }
   return status;

@@ -1,5 +1,5 @@
-// extractor/batch: globs (table tests/data/batch/globs.tsv), manifest lines, compressed
-// round trips, atomic files and the ordered job pool.
+// extractor/batch: globs (table tests/data/batch/globs.tsv), the input walk, manifest lines,
+// compressed round trips, atomic files and the ordered job pool.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -51,6 +51,79 @@ TEST_CASE("include and exclude globs match relative paths", "[batch]") {
     CHECK(glob_matches(std::string(row.fields[0]), std::string(row.fields[1])) ==
           (row.fields[2] == "yes"));
   }
+}
+
+namespace {
+
+// Every input of a walk, as "rel" (and " refused: WHY" when refused).
+std::vector<std::string> walk(InputWalker& w) {
+  std::vector<std::string> out;
+  Input in;
+  while (true) {
+    auto more = w.next(in);
+    REQUIRE(more);
+    if (!*more) break;
+    out.push_back(in.rel + (in.refused.empty() ? "" : " refused: " + in.refused));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the input walk: files of a folder before its subfolders, in name order, again after "
+    "rewind",
+    "[batch]") {
+  TempDir t;
+  for (const char* f : {"b.txt", "a.txt", "z/c.txt", "m/d.txt", "m/n/e.txt", "m/a.txt", "c.txt",
+                        ".x.txt.lexlink-tmp", "out/o.txt"}) {
+    fs::create_directories((t.path / "in" / f).parent_path());
+    std::ofstream(t.path / "in" / f) << "x";
+  }
+  fs::create_directory_symlink(t.path / "in/m", t.path / "in/link");  // not followed
+  InputSpec spec;
+  spec.paths = {(t.path / "in").string()};
+  spec.skip = {(t.path / "in/out").string()};
+  InputWalker w;
+  REQUIRE(w.open(spec));
+  CHECK(w.root() == (t.path / "in").string());
+  const std::vector<std::string> expected = {"a.txt",   "b.txt",     "c.txt",  "m/a.txt",
+                                             "m/d.txt", "m/n/e.txt", "z/c.txt"};
+  CHECK(walk(w) == expected);
+  w.rewind();
+  CHECK(walk(w) == expected);
+  // Two named paths that overlap: each file once, where it is first met.
+  InputSpec twice;
+  twice.paths = {(t.path / "in/m/d.txt").string(), (t.path / "in/m").string(),
+                 (t.path / "in").string()};
+  twice.skip = spec.skip;
+  InputWalker w2;
+  REQUIRE(w2.open(twice));
+  CHECK(walk(w2) == std::vector<std::string>{"m/d.txt", "m/a.txt", "m/n/e.txt", "a.txt", "b.txt",
+                                             "c.txt", "z/c.txt"});
+  // A folder that cannot be read is an error of the walk (root reads everything: only a
+  // missing one is checked here).
+  InputSpec missing;
+  missing.paths = {(t.path / "in").string(), (t.path / "gone").string()};
+  fs::create_directory(t.path / "gone");
+  InputWalker w3;
+  REQUIRE(w3.open(missing));
+  fs::remove(t.path / "gone");
+  Input in;
+  std::size_t files = 0;
+  bool failed = false;
+  while (true) {
+    auto more = w3.next(in);
+    if (!more) {
+      failed = true;
+      CHECK(more.error().message.find("gone") != std::string::npos);
+      break;
+    }
+    if (!*more) break;
+    ++files;
+  }
+  CHECK(failed);
+  CHECK(files == 8);  // the files of `in` (out/ is not skipped here) came first
 }
 
 TEST_CASE("manifest lines round trip, paths with tabs and newlines included", "[batch]") {
