@@ -7,7 +7,7 @@ set -euo pipefail
 
 PACKAGES=(
   g++ cmake ninja-build pkg-config git
-  libre2-dev libicu-dev libpugixml-dev libhyperscan-dev libuchardet-dev libzstd-dev zlib1g-dev libxxhash-dev
+  libre2-dev libicu-dev libpugixml-dev libhyperscan-dev libuchardet-dev libzstd-dev zlib1g-dev libxxhash-dev libmimalloc-dev
   nlohmann-json3-dev catch2 libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
 )
