@@ -19,6 +19,7 @@
 #endif
 
 #include "common/utf8.h"
+#include "extract/symbol_dfa.h"
 #include "extract/unit_builder.h"
 #include "extract/units.h"
 #include "grammar/grammar.h"
@@ -227,8 +228,13 @@ struct Extractor::Engine {
   struct Programs {
     std::unique_ptr<re2::RE2> combined;
     std::unique_ptr<re2::RE2::Set> set;
+    // The combined program's leftmost-longest search as automata of our own (symbol_dfa.h):
+    // the fast path. Null with the RE2 reference engine (ExtractorOptions::engine), or when the
+    // expression is outside what SymbolDfa builds; `combined` searches then.
+    std::unique_ptr<SymbolDfa> dfa;
     Status status = Status::Ok();
   };
+  bool use_dfa = true;  // ExtractorOptions::engine is Hyperscan (the RE2 path keeps RE2 alone)
   std::string combined_regex;  // for Programs::combined
   mutable std::once_flag programs_once;
   mutable Programs programs_;
@@ -400,6 +406,8 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers, SymbolsHash, std::equal_to<>>> answers;
   std::vector<std::uint32_t> starts;
+  std::vector<std::uint8_t> match_starts;  // per symbol: a rule match starts there (SymbolDfa)
+  std::vector<std::unique_ptr<SymbolDfa::Cache>> dfa_caches;  // per engine, made when needed
   PodVector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
   std::unordered_map<std::string, ParsedWork> parsed_works;
@@ -489,6 +497,7 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     }
     auto engine = std::make_unique<Engine>();
     engine->g = std::move(*g);
+    engine->use_dfa = options.engine != scan::Engine::kRe2;
     engine->chain = std::make_unique<ChainSetup>(engine->g);
     for (const Rule& r : engine->g.rules())
       engine->rule_names.push_back(engine->g.name() + "/" + r.name);
@@ -663,6 +672,13 @@ void Extractor::Engine::compile_programs() const {
     p.status =
         make_error(ErrorCode::kDataError, "grammar '" + g.name() + "': the rules are too large");
     return;
+  }
+  // The combined search: the automata, or RE2 when they cannot be built or are not wanted.
+  if (use_dfa) {
+    if (auto dfa = SymbolDfa::build(combined_regex); dfa) {
+      p.dfa = std::make_unique<SymbolDfa>(std::move(*dfa));
+      return;
+    }
   }
   p.combined = std::make_unique<re2::RE2>(combined_regex, symbol_options(true));
   if (!p.combined->ok()) {
@@ -1162,17 +1178,44 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     // Leftmost-longest matches, one rule each.
     const Engine::Programs& programs = e.programs();
     if (!programs.status) return programs.status;
-    const re2::RE2& combined = *programs.combined;
     Interpreter interp(g, *e.chain, u);
     st.previous.valid = false;
     const re2::StringPiece symbols(u.symbols);
     std::size_t pos = 0;
     std::vector<re2::StringPiece> groups;
+    const SymbolDfa* dfa = programs.dfa.get();
+    SymbolDfa::Cache* dfa_cache = nullptr;
+    if (dfa != nullptr) {
+      if (st.dfa_caches.size() <= ei) st.dfa_caches.resize(ei + 1);
+      if (!st.dfa_caches[ei]) st.dfa_caches[ei] = std::make_unique<SymbolDfa::Cache>();
+      dfa_cache = st.dfa_caches[ei].get();
+      dfa->mark_starts(u.symbols, st.match_starts, *dfa_cache);
+    }
     while (pos < u.symbols.size()) {
-      re2::StringPiece m;
-      if (!combined.Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m, 1)) break;
-      const auto s = static_cast<std::uint32_t>(m.data() - u.symbols.data());
-      const auto end = static_cast<std::uint32_t>(s + m.size());
+      // The leftmost-longest match from pos: the automata's (the next marked start, and the
+      // longest match there), or RE2's.
+      std::uint32_t s, end;
+      if (dfa != nullptr) {
+        const std::uint8_t* const marks = st.match_starts.data();
+        const std::size_t n = st.match_starts.size();
+        while (pos < n && marks[pos] == 0) ++pos;
+        if (pos == n) break;
+        const std::size_t longest = dfa->longest_from(u.symbols, pos, *dfa_cache);
+        if (longest == SymbolDfa::kNoMatch) {
+          return make_error(ErrorCode::kInternal,
+                            "symbol automata: a marked start without a match");
+        }
+        s = static_cast<std::uint32_t>(pos);
+        end = static_cast<std::uint32_t>(longest);
+      } else {
+        re2::StringPiece m;
+        if (!programs.combined->Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m,
+                                      1)) {
+          break;
+        }
+        s = static_cast<std::uint32_t>(m.data() - u.symbols.data());
+        end = static_cast<std::uint32_t>(s + m.size());
+      }
       if (end <= s) {
         pos = s + 1;
         continue;

@@ -56,6 +56,8 @@ struct ExtractorOptions {
   // Grammars to load, e.g. {"it"}; {"auto"} loads every folder of grammars/ and reads each
   // document with the one whose triggers its first 32 KiB of text hold most often.
   std::vector<std::string> grammars;
+  // kHyperscan: triggers found by Hyperscan, rule matches by SymbolDfa (symbol_dfa.h); kRe2:
+  // both by RE2, the slow reference path the fast one is tested against.
   scan::Engine engine = scan::Engine::kHyperscan;
   // Where compiled trigger databases are cached; empty: $XDG_CACHE_HOME/lexlink or
   // ~/.cache/lexlink; "-": no cache.
