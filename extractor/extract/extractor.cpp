@@ -728,11 +728,13 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
   st.self = self_urn;
   if (done != nullptr) {
     // Everything of the last document is left behind but what does not depend on it: the
-    // scanners' scratch, the caches keyed by text alone (each bounded where it is filled), the
-    // unit buffers' room.
+    // scanners' scratch, the caches keyed by text alone (each bounded where it is filled: the
+    // rule answers, the parsed works, the symbol automata's states), the unit buffers' room.
     st.scratch = std::move(done->scratch);
     st.chooser_scratch = std::move(done->chooser_scratch);
     st.answers = std::move(done->answers);
+    st.dfa_caches = std::move(done->dfa_caches);
+    st.match_starts = std::move(done->match_starts);
     st.parsed_works = std::move(done->parsed_works);
     st.units = std::move(done->units);
     st.units.clear();
