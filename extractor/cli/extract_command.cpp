@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "batch/compress.h"
 #include "batch/inputs.h"
@@ -180,20 +181,28 @@ char* put(char* p, const char (&literal)[N]) {
 }
 
 char* put_number(char* p, std::uint64_t v) {
-  return std::to_chars(p, p + 20, v).ptr;  // 20 digits hold any 64-bit value
+  return write_decimal(p, v);  // kDecimalRoom (20) bytes: the bound below has them
 }
 
 // The most bytes write_citation_fields() writes for `c`.
 std::size_t citation_fields_bound(const extract::Citation& c) {
-  return 160 + 4 * 20 + json_string_bound(c.text.size()) + json_string_bound(c.urn.size()) +
-         json_string_bound(c.work.size()) + json_string_bound(c.jurisdiction.size()) +
-         json_string_bound(c.rule.size());
+  return 160 + 4 * kDecimalRoom + json_string_bound(c.text.size()) +
+         json_string_bound(c.urn.size()) + json_string_bound(c.work.size()) +
+         json_string_bound(c.jurisdiction.size()) + json_string_bound(c.rule.size());
+}
+
+// Copies [from, to) (bytes written already) to `p`.
+char* put_copy(char* p, const char* from, const char* to) {
+  const auto n = static_cast<std::size_t>(to - from);
+  std::memcpy(p, from, n);
+  return p + n;
 }
 
 // The fields of one citation (the contract of README.md "lexlink extract"), from "start" to
 // "rule", written by hand at `p` (room for citation_fields_bound(c) bytes): this is the hot
-// output path.
-char* write_citation_fields(char* p, const extract::Citation& c) {
+// output path. `urn_json` is set to where the urn's JSON string was written, quotes included.
+char* write_citation_fields(char* p, const extract::Citation& c,
+                            std::pair<const char*, const char*>* urn_json = nullptr) {
   p = put(p, "\"start\":");
   p = put_number(p, c.start);
   p = put(p, ",\"end\":");
@@ -205,9 +214,29 @@ char* write_citation_fields(char* p, const extract::Citation& c) {
   p = put(p, ",\"text\":");
   p = write_json_string(p, c.text);
   p = put(p, ",\"urn\":");
-  p = write_json_string(p, c.urn);
-  p = put(p, ",\"work\":");
-  p = write_json_string(p, c.work);
+  char* const urn_begin = p;
+  // The work is the urn or its start, the partition after it ("...;56~art3"): its JSON is then
+  // the start of the urn's, copied (write_json_chars writes the urn in two parts as it writes it
+  // whole when the second starts with an ASCII byte, as '~' is).
+  const std::size_t w = c.work.size();
+  const bool work_leads = c.urn.size() >= w && std::memcmp(c.urn.data(), c.work.data(), w) == 0 &&
+                          (c.urn.size() == w || static_cast<unsigned char>(c.urn[w]) < 0x80);
+  if (work_leads) {
+    *p++ = '"';
+    p = write_json_chars(p, std::string_view(c.urn).substr(0, w));
+    char* const work_end = p;
+    p = write_json_chars(p, std::string_view(c.urn).substr(w));
+    *p++ = '"';
+    if (urn_json != nullptr) *urn_json = {urn_begin, p};
+    p = put(p, ",\"work\":");
+    p = put_copy(p, urn_begin, work_end);
+    *p++ = '"';
+  } else {
+    p = write_json_string(p, c.urn);
+    if (urn_json != nullptr) *urn_json = {urn_begin, p};
+    p = put(p, ",\"work\":");
+    p = write_json_string(p, c.work);
+  }
   p = put(p, ",\"jurisdiction\":");
   p = write_json_string(p, c.jurisdiction);
   p = c.complete ? put(p, ",\"complete\":true,\"rule\":") : put(p, ",\"complete\":false,\"rule\":");
@@ -227,9 +256,12 @@ void append_citation_line(std::string& out, std::string_view file_json, const ex
   std::memcpy(p, file_json.data(), file_json.size());
   p += file_json.size();
   *p++ = ',';
-  p = write_citation_fields(p, c);
+  std::pair<const char*, const char*> urn_json;
+  p = write_citation_fields(p, c, &urn_json);
   p = put(p, ",\"href\":");
-  p = write_json_string(p, href);
+  // The href is most often the urn itself (--href urn): its JSON is written already.
+  p = href == std::string_view(c.urn) ? put_copy(p, urn_json.first, urn_json.second)
+                                      : write_json_string(p, href);
   p = put(p, "}\n");
   out.resize(static_cast<std::size_t>(p - begin));
 }

@@ -86,8 +86,14 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 char* write_json_string(char* p, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   *p++ = '"';
+  p = write_json_chars(p, s);
+  *p++ = '"';
+  return p;
+}
+
+char* write_json_chars(char* p, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
   const char* in = s.data();
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -165,8 +171,33 @@ char* write_json_string(char* p, std::string_view s) {
     }
     ++i;
   }
-  *p++ = '"';
   return p;
+}
+
+char* write_decimal(char* p, std::uint64_t v) {
+  // Two digits at a time from the right into a buffer, then the buffer's last kDecimalRoom bytes
+  // at once (a fixed size: no call); the digits are their first bytes.
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char buf[2 * kDecimalRoom];
+  char* const end = buf + kDecimalRoom;
+  char* b = end;
+  while (v >= 100) {
+    const std::size_t k = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    b -= 2;
+    std::memcpy(b, kPairs + k, 2);
+  }
+  if (v >= 10) {
+    b -= 2;
+    std::memcpy(b, kPairs + 2 * v, 2);
+  } else {
+    *--b = static_cast<char>('0' + v);
+  }
+  std::memcpy(p, b, kDecimalRoom);  // b + kDecimalRoom is within buf
+  return p + (end - b);
 }
 
 namespace {
