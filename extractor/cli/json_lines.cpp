@@ -184,6 +184,16 @@ char* write_decimal(char* p, std::uint64_t v) {
   char buf[2 * kDecimalRoom];
   char* const end = buf + kDecimalRoom;
   char* b = end;
+  if (v < 100000000) {  // eight digits or fewer (offsets below 100 MB): 32-bit arithmetic
+    auto w = static_cast<std::uint32_t>(v);
+    while (w >= 100) {
+      const std::uint32_t k = (w % 100) * 2;
+      w /= 100;
+      b -= 2;
+      std::memcpy(b, kPairs + k, 2);
+    }
+    v = w;
+  }
   while (v >= 100) {
     const std::size_t k = static_cast<std::size_t>(v % 100) * 2;
     v /= 100;

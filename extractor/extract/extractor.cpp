@@ -1537,7 +1537,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           c.text_begin = chunk.text_begin + t0.begin;
           c.text_end = chunk.text_begin + t1.end;
           c.text.assign(text.data() + t0.begin, t1.end - t0.begin);
-          c.urn.assign(ref);
+          c.urn.swap(ref);  // (the spare's buffer goes to `ref`, assigned anew for the next)
           c.work = work_name;
           c.jurisdiction = jurisdiction;
           c.rule = e.rule_names[static_cast<std::size_t>(id)];
