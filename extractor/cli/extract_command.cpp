@@ -300,6 +300,9 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
                               ? self
                               : x.document_name(chunk->original));
       }
+      // The spares the last chunk left (it had fewer citations than the one before) stay spares
+      // with the citations just read, rather than give their strings' memory back.
+      for (extract::Citation& c : spare) out.push_back(std::move(c));
       spare.swap(out);
       out.clear();
       if (Status s = x.extract(*chunk, *session, out, spare); !s) return s;
