@@ -20,6 +20,7 @@
 
 #include "common/utf8.h"
 #include "extract/symbol_dfa.h"
+#include "extract/symbol_options.h"
 #include "extract/unit_builder.h"
 #include "extract/units.h"
 #include "grammar/grammar.h"
@@ -52,16 +53,6 @@ std::string without_captures(const std::string& regex) {
     out += regex[i];
   }
   return out;
-}
-
-re2::RE2::Options symbol_options(bool longest) {
-  re2::RE2::Options o;
-  o.set_encoding(re2::RE2::Options::EncodingLatin1);
-  o.set_longest_match(longest);
-  o.set_log_errors(false);
-  o.set_dot_nl(true);
-  o.set_max_mem(64 << 20);
-  return o;
 }
 
 std::string default_cache_dir() {

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "extract/symbol_options.h"
 #include "grammar/grammar.h"
 #include "support/test_support.h"
 
@@ -23,11 +24,8 @@ TEST_CASE("a rule's capture groups are its captures, in order", "[extract]") {
     if (!g) FAIL(g.error().to_string());
     for (const grammar::Rule& r : g->rules()) {
       INFO(name << "/" << r.name);
-      re2::RE2::Options o;
-      o.set_encoding(re2::RE2::Options::EncodingLatin1);
-      o.set_dot_nl(true);
-      o.set_log_errors(false);
-      const re2::RE2 re(r.regex, o);
+      // The options of the extractor's rule programs (RuleProgram).
+      const re2::RE2 re(r.regex, extract::symbol_options(false));
       REQUIRE(re.ok());
       CHECK(static_cast<std::size_t>(re.NumberOfCapturingGroups()) == r.captures.size());
       const auto& groups = re.NamedCapturingGroups();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "extract/symbol_dfa.h"
+#include "extract/symbol_options.h"
 #include "extract/unit_builder.h"
 #include "grammar/grammar.h"
 #include "support/test_support.h"
@@ -20,16 +21,6 @@ using namespace lexlink;
 namespace {
 
 using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
-
-re2::RE2::Options options() {
-  re2::RE2::Options o;
-  o.set_encoding(re2::RE2::Options::EncodingLatin1);
-  o.set_longest_match(true);
-  o.set_log_errors(false);
-  o.set_dot_nl(true);
-  o.set_max_mem(64 << 20);
-  return o;
-}
 
 // The matches from the start of `s`, each searched after the one before.
 Spans re2_matches(const re2::RE2& re, const std::string& s) {
@@ -129,7 +120,7 @@ TEST_CASE("the symbol automata find the matches RE2 finds, on every grammar and 
     auto g = grammar::Grammar::load(LEXLINK_SOURCE_DIR, name);
     REQUIRE(g);
     const std::string regex = combined_regex(*g);
-    const re2::RE2 re(regex, options());
+    const re2::RE2 re(regex, extract::symbol_options(true));
     REQUIRE(re.ok());
     auto dfa = extract::SymbolDfa::build(regex);
     REQUIRE(dfa);
@@ -160,7 +151,7 @@ TEST_CASE("the symbol automata find the matches RE2 finds, for random expression
   for (int k = 0; k < 2000; ++k) {
     const std::string regex = random_regex(rng, 0);
     INFO(regex);
-    const re2::RE2 re(regex, options());
+    const re2::RE2 re(regex, extract::symbol_options(true));
     REQUIRE(re.ok());
     auto dfa = extract::SymbolDfa::build(regex);
     if (!dfa) {
@@ -196,7 +187,7 @@ TEST_CASE("a symbol automaton's cache starts afresh past its bound, with the sam
   // (1|2)*1(1|2){8}: its deterministic automaton has hundreds of states; random strings over
   // 1 and 2 visit them, so the cache is rebuilt many times across the searches.
   const std::string regex = "(?:\\x01|\\x02)*\\x01(?:\\x01|\\x02){8}\\x03";
-  const re2::RE2 re(regex, options());
+  const re2::RE2 re(regex, extract::symbol_options(true));
   auto dfa = extract::SymbolDfa::build(regex);
   REQUIRE(dfa);
   extract::SymbolDfa::Cache cache;
