@@ -375,7 +375,8 @@ std::uint32_t SymbolDfa::intern(States& s, const Automaton& a,
   return it->second;
 }
 
-void SymbolDfa::reset(const Automaton& a, States& s) const {
+void SymbolDfa::ready(const Automaton& a, States& s) const {
+  if (!s.sets.empty() && s.sets.size() <= kMaxCachedStates) return;
   s.next.clear();
   s.accepts.clear();
   s.sets.clear();
@@ -405,55 +406,63 @@ std::uint32_t SymbolDfa::step(const Automaton& a, States& s, std::uint32_t state
   return to;
 }
 
+// One search over an automaton: the state after each symbol, from the cached states or built
+// now. The tables move only when step() adds a state: their addresses are kept between.
+class SymbolDfa::Walk {
+ public:
+  Walk(const SymbolDfa& d, const Automaton& a, States& s) : d_(d), a_(a), s_(s) {
+    d.ready(a, s);
+    refresh();
+  }
+  std::uint32_t next(std::uint32_t state, std::uint8_t symbol) {
+    const std::uint8_t c = classes_of_[symbol];
+    const std::uint32_t to = next_[state * k_ + c];
+    if (to != kUnknown) return to;
+    const std::uint32_t built = d_.step(a_, s_, state, c);
+    refresh();
+    return built;
+  }
+  bool accepts(std::uint32_t state) const { return accepts_[state] != 0; }
+
+ private:
+  void refresh() {
+    next_ = s_.next.data();
+    accepts_ = s_.accepts.data();
+  }
+  const SymbolDfa& d_;
+  const Automaton& a_;
+  States& s_;
+  // Copied here: a caller's stores (the marks) could alias `d_`, which would be read again.
+  const std::uint8_t* const classes_of_ = d_.byte_class_;
+  const std::size_t k_ = d_.classes_;
+  const std::uint32_t* next_ = nullptr;
+  const std::uint8_t* accepts_ = nullptr;
+};
+
 void SymbolDfa::mark_starts(std::string_view symbols, std::vector<std::uint8_t>& starts,
                             Cache& cache) const {
-  const Automaton& a = *reverse_;
-  States& s = cache.reverse;
-  if (s.sets.empty() || s.sets.size() > kMaxCachedStates) reset(a, s);
+  Walk walk(*this, *reverse_, cache.reverse);
   const std::size_t n = symbols.size();
   starts.resize(n);
   const auto* sym = reinterpret_cast<const std::uint8_t*>(symbols.data());
-  // The tables move only when step() adds a state: their addresses are kept between.
-  const std::uint32_t* next = s.next.data();
-  const std::uint8_t* accepts = s.accepts.data();
-  const std::size_t k = classes_;
   std::uint8_t* const out = starts.data();
   std::uint32_t state = kStart;
   for (std::size_t i = n; i-- > 0;) {
-    const std::uint8_t c = byte_class_[sym[i]];
-    std::uint32_t to = next[state * k + c];
-    if (to == kUnknown) {
-      to = step(a, s, state, c);
-      next = s.next.data();
-      accepts = s.accepts.data();
-    }
-    state = to;
-    out[i] = accepts[state];
+    state = walk.next(state, sym[i]);
+    out[i] = walk.accepts(state) ? 1 : 0;
   }
 }
 
 std::size_t SymbolDfa::longest_from(std::string_view symbols, std::size_t begin,
                                     Cache& cache) const {
-  const Automaton& a = *forward_;
-  States& s = cache.forward;
-  if (s.sets.empty() || s.sets.size() > kMaxCachedStates) reset(a, s);
+  Walk walk(*this, *forward_, cache.forward);
   const auto* sym = reinterpret_cast<const std::uint8_t*>(symbols.data());
-  const std::uint32_t* next = s.next.data();
-  const std::uint8_t* accepts = s.accepts.data();
-  const std::size_t k = classes_;
   std::uint32_t state = kStart;
   std::size_t last = kNoMatch;
   for (std::size_t i = begin; i < symbols.size(); ++i) {
-    const std::uint8_t c = byte_class_[sym[i]];
-    std::uint32_t to = next[state * k + c];
-    if (to == kUnknown) {
-      to = step(a, s, state, c);
-      next = s.next.data();
-      accepts = s.accepts.data();
-    }
-    state = to;
+    state = walk.next(state, sym[i]);
     if (state == kDead) break;
-    if (accepts[state] != 0) last = i + 1;
+    if (walk.accepts(state)) last = i + 1;
   }
   return last;
 }

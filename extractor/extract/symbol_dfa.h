@@ -80,7 +80,11 @@ class SymbolDfa {
   static constexpr std::uint32_t kStart = 1;  // state 1 of both
   static constexpr std::uint32_t kUnknown = 0xFFFFFFFF;
 
-  void reset(const Automaton& a, States& s) const;
+  class Walk;  // one search over an automaton's cached states (symbol_dfa.cpp)
+
+  // Makes `s` ready for a search: its first states, anew when it has none or more than
+  // kMaxCachedStates.
+  void ready(const Automaton& a, States& s) const;
   std::uint32_t step(const Automaton& a, States& s, std::uint32_t state, std::uint8_t cls) const;
   std::uint32_t intern(States& s, const Automaton& a, const std::vector<std::uint32_t>& set) const;
 
