@@ -397,9 +397,9 @@ struct Extractor::Session::State {
   // Per engine: the rule answers for the symbol spans met so far in this document.
   std::vector<std::unordered_map<std::string, RuleAnswers, SymbolsHash, std::equal_to<>>> answers;
   std::vector<std::uint32_t> starts;
-  std::vector<std::uint8_t> match_starts;  // per symbol: a rule match starts there (SymbolDfa)
-  std::vector<std::unique_ptr<SymbolDfa::Cache>> dfa_caches;  // per engine, made when needed
-  PodVector<std::uint32_t> word_ids;  // the lexicon word id of each token of `units`
+  std::vector<std::uint8_t> match_starts;    // per symbol: a rule match starts there (SymbolDfa)
+  std::vector<SymbolDfa::Cache> dfa_caches;  // per engine: the symbol automata's states
+  PodVector<std::uint32_t> word_ids;         // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
   std::unordered_map<std::string, ParsedWork> parsed_works;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
@@ -734,6 +734,7 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
   for (const auto& e : engines_) st.scratch.push_back(e->scanner->make_scratch());
   if (chooser_) st.chooser_scratch = chooser_->make_scratch();
   st.answers.resize(engines_.size());
+  st.dfa_caches.resize(engines_.size());
   return s;
 }
 
@@ -1177,13 +1178,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
     std::size_t pos = 0;
     std::vector<re2::StringPiece> groups;
     const SymbolDfa* dfa = programs.dfa.get();
-    SymbolDfa::Cache* dfa_cache = nullptr;
-    if (dfa != nullptr) {
-      if (st.dfa_caches.size() <= ei) st.dfa_caches.resize(ei + 1);
-      if (!st.dfa_caches[ei]) st.dfa_caches[ei] = std::make_unique<SymbolDfa::Cache>();
-      dfa_cache = st.dfa_caches[ei].get();
-      dfa->mark_starts(u.symbols, st.match_starts, *dfa_cache);
-    }
+    if (dfa != nullptr) dfa->mark_starts(u.symbols, st.match_starts, st.dfa_caches[ei]);
     while (pos < u.symbols.size()) {
       // The leftmost-longest match from pos: the automata's (the next marked start, and the
       // longest match there), or RE2's.
@@ -1193,7 +1188,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         const std::size_t n = st.match_starts.size();
         while (pos < n && marks[pos] == 0) ++pos;
         if (pos == n) break;
-        const std::size_t longest = dfa->longest_from(u.symbols, pos, *dfa_cache);
+        const std::size_t longest = dfa->longest_from(u.symbols, pos, st.dfa_caches[ei]);
         if (longest == SymbolDfa::kNoMatch) {
           return make_error(ErrorCode::kInternal,
                             "symbol automata: a marked start without a match");
