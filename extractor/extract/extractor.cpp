@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -1064,6 +1065,22 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
   return cache.emplace(std::string(key), std::move(a)).first->second;
 }
 
+// The first marked start (SymbolDfa::mark_starts) at or after `pos`, or `n`: eight marks at a
+// time, as most are 0.
+std::size_t next_mark(const std::uint8_t* marks, std::size_t n, std::size_t pos) {
+  for (; pos + 8 <= n; pos += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, marks + pos, 8);
+    if (w != 0) {
+      const int zero_bits =
+          std::endian::native == std::endian::little ? std::countr_zero(w) : std::countl_zero(w);
+      return pos + static_cast<std::size_t>(zero_bits / 8);
+    }
+  }
+  while (pos < n && marks[pos] == 0) ++pos;
+  return pos;
+}
+
 // `work` parsed, from `cache` or now; the cache is cleared when it grows large (`history`, which
 // points into it, copies its acts first).
 const ParsedWork& parse_work(std::unordered_map<std::string, ParsedWork>& cache,
@@ -1184,9 +1201,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
       // longest match there), or RE2's.
       std::uint32_t s, end;
       if (dfa != nullptr) {
-        const std::uint8_t* const marks = st.match_starts.data();
         const std::size_t n = st.match_starts.size();
-        while (pos < n && marks[pos] == 0) ++pos;
+        pos = next_mark(st.match_starts.data(), n, pos);
         if (pos == n) break;
         const std::size_t longest = dfa->longest_from(u.symbols, pos, st.dfa_caches[ei]);
         if (longest == SymbolDfa::kNoMatch) {
