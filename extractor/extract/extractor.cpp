@@ -151,12 +151,47 @@ bool plain_partition_id(std::string_view id) {
   return true;
 }
 
+// A hash of a short byte string (the keys of a session's caches: a span of unit symbols, a
+// work name), eight bytes at a time, cheaper than std::hash's; transparent, so that a span is
+// looked up without being copied into a string first. Not noexcept on purpose: libstdc++ then
+// keeps each key's hash in its node (as for std::hash<std::string>), and a look-up neither
+// hashes the keys it passes again to find where its bucket ends nor compares keys whose hashes
+// differ.
+struct ShortKeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    auto mix = [&h](std::uint64_t w) {
+      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+    };
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      mix(w);
+    }
+    if (i < s.size()) {
+      // The last bytes: the last eight when there are eight (overlapping the word before; the
+      // size is mixed in already), else a byte at a time (no library call).
+      std::uint64_t w = 0;
+      if (s.size() >= 8) {
+        std::memcpy(&w, s.data() + s.size() - 8, 8);
+      } else {
+        for (; i < s.size(); ++i) w = w << 8 | static_cast<unsigned char>(s[i]);
+      }
+      mix(w);
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
 // What same_act() compares of a work name.
 struct ActKey {
   bool ok = false;  // the name parses
   std::string jurisdiction, authority, measure, numbers, year;
 };
-using ActKeys = std::unordered_map<std::string, ActKey>;
+using ActKeys = std::unordered_map<std::string, ActKey, ShortKeyHash, std::equal_to<>>;
 
 // The ActKey of `name`, from `cache` or parsed now.
 const ActKey& act_key(ActKeys& cache, const std::string& name) {
@@ -307,31 +342,6 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
-// A hash of a short span of unit symbols (the key of the rule answers), eight bytes at a time;
-// transparent, so that a span is looked up without being copied into a string first.
-struct SymbolsHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-    auto mix = [&h](std::uint64_t w) {
-      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-      h ^= h >> 32;
-    };
-    std::size_t i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-      std::uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      mix(w);
-    }
-    if (i < s.size()) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, s.size() - i);
-      mix(w);
-    }
-    return static_cast<std::size_t>(h);
-  }
-};
-
 // The captures of one match by capture id (Engine::capture_names), the set ones flagged.
 class Captures {
  public:
@@ -387,6 +397,9 @@ struct ParsedWork {
   bool plain = false;
 };
 
+// Work names parsed, by name.
+using ParsedWorks = std::unordered_map<std::string, ParsedWork, ShortKeyHash, std::equal_to<>>;
+
 struct Extractor::Session::State {
   std::string self;
   ActHistory history;  // the last 64 acts cited
@@ -396,13 +409,13 @@ struct Extractor::Session::State {
   UnitText units;
   Captures caps;  // the captures of the match being read
   // Per engine: the rule answers for the symbol spans met so far in this document.
-  std::vector<std::unordered_map<std::string, RuleAnswers, SymbolsHash, std::equal_to<>>> answers;
+  std::vector<std::unordered_map<std::string, RuleAnswers, ShortKeyHash, std::equal_to<>>> answers;
   std::vector<std::uint32_t> starts;
   std::vector<std::uint8_t> match_starts;    // per symbol: a rule match starts there (SymbolDfa)
   std::vector<SymbolDfa::Cache> dfa_caches;  // per engine: the symbol automata's states
   PodVector<std::uint32_t> word_ids;         // the lexicon word id of each token of `units`
   // Work names parsed so far in this document (the same acts are cited again and again).
-  std::unordered_map<std::string, ParsedWork> parsed_works;
+  ParsedWorks parsed_works;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
   // Code point counting over the original: position and count reached.
   std::uint64_t count_pos = 0;
@@ -1083,8 +1096,7 @@ std::size_t next_mark(const std::uint8_t* marks, std::size_t n, std::size_t pos)
 
 // `work` parsed, from `cache` or now; the cache is cleared when it grows large (`history`, which
 // points into it, copies its acts first).
-const ParsedWork& parse_work(std::unordered_map<std::string, ParsedWork>& cache,
-                             ActHistory& history, const std::string& work,
+const ParsedWork& parse_work(ParsedWorks& cache, ActHistory& history, const std::string& work,
                              const urn::ParseOptions& po) {
   if (auto it = cache.find(work); it != cache.end()) return it->second;
   if (cache.size() >= 4096) {
