@@ -8,13 +8,13 @@
 namespace lexlink::extract {
 namespace {
 
-bool all_digits(std::string_view s) {
+inline bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The number the first digits of `s` write (at most 9 characters read, a leading '-' taken),
 // 0 when there is none: what std::from_chars reads into an int, without its generality.
-int to_int(std::string_view s) {
+inline int to_int(std::string_view s) {
   const std::size_t size = std::min<std::size_t>(s.size(), 9);
   std::size_t i = 0;
   const bool negative = size > 0 && s[0] == '-';
@@ -36,18 +36,6 @@ int days_in(int y, int m) {
 }
 
 }  // namespace
-
-const lexicon::LexiconClass* Interpreter::cls_of(const Unit& unit) const {
-  if (unit.cls < 0) return nullptr;
-  return &g_.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
-}
-
-const std::string* Interpreter::cell(const Unit& unit, int attribute) const {
-  if (unit.cls < 0 || attribute < 0) return nullptr;
-  const int col = chain_.column(attribute, unit.cls);
-  if (col < 0) return nullptr;
-  return &cls_of(unit)->rows[unit.row][static_cast<std::size_t>(col)];
-}
 
 std::optional<int> Interpreter::roman_value(std::string_view s) {
   if (!grammar::Grammar::is_roman(s)) return std::nullopt;
@@ -693,7 +681,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     }
     if (tok.kind == lexicon::TokenKind::kNumber) {
       Value v;
-      v.text = pending_prefix + std::string(n);
+      v.text.assign(pending_prefix).append(n);
       v.ordinal = pending_prefix.empty() ? to_int(n) : -1;
       const std::uint32_t value_begin = pending_prefix.empty() ? i : prefix_at;
       pending_prefix.clear();
@@ -929,11 +917,12 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   };
 
   // Walks elements seg[0, n) from the largest level to the smallest; the partitions cited are
-  // then in `cited`. False when the chain cannot be read.
+  // then in `cited`. False when the chain cannot be read. Each element is walked once: its
+  // value is moved on, not copied.
   // With `and_level_new_item`, "e" before a level word starts a new item ("art. 9º e no inciso
   // II do § 1º do art. 31": art. 9º is one item, the inciso another).
   int bracket_rank = -1;  // the rank of the last bracketed value
-  auto walk = [&](const Element* seg, std::size_t n, bool and_level_new_item) -> bool {
+  auto walk = [&](Element* seg, std::size_t n, bool and_level_new_item) -> bool {
     bracket_rank = -1;
     path.clear();
     cited.clear();
@@ -943,7 +932,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     range_next = and_seen = ordinal_level = false;
     pending.clear();
     for (std::size_t k = 0; k < n; ++k) {
-      const Element& e = seg[k];
+      Element& e = seg[k];
       switch (e.kind) {
         case Element::Kind::kLevel: {
           if (and_level_new_item && and_seen) {
@@ -990,10 +979,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
           const bool after_level = current != nullptr && pending.empty() && b > 0 &&
                                    seg[b - 1].kind == Element::Kind::kLevel;
           if (after_level) {
-            if (!add(add, current_level, e.value)) return false;
+            if (!add(add, current_level, std::move(e.value))) return false;
           } else if (current == nullptr || level_follows) {
-            pending.push_back(e.value);
-          } else if (!add(add, current_level, e.value)) {
+            pending.push_back(std::move(e.value));
+          } else if (!add(add, current_level, std::move(e.value))) {
             return false;
           }
           break;
@@ -1004,7 +993,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
             const int rank =
                 e.deeper ? (path.empty() ? 0 : path.back().level.rank) + 1 : bracket_rank;
             bracket_rank = rank;
-            if (!add(add, Level{{}, rank, Format::kAsWritten, {}, -1, false}, e.value)) {
+            if (!add(add, Level{{}, rank, Format::kAsWritten, {}, -1, false}, std::move(e.value))) {
               return false;
             }
             break;
@@ -1014,7 +1003,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
             current_level = path[path.size() - 2].level;
             ordinal_level = false;
           }
-          if (!add(add, current_level, e.value)) return false;
+          if (!add(add, current_level, std::move(e.value))) return false;
           break;
         case Element::Kind::kAnd: and_seen = true; break;
         case Element::Kind::kTo: range_next = true; break;
@@ -1057,7 +1046,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   if (!inside_out) {
     // One path through the document from the largest level ("art. 3, comma 2, lettera b)");
     // a chain written wholly inside out is read from its last segment.
-    const Element* seq = elements.data();
+    Element* seq = elements.data();
     std::size_t n = elements.size();  // the segments, one after the other
     if (segments.size() > 1 && first_rank(segments.front()) > first_rank(segments.back())) {
       std::vector<Element>& order = sc.order;
@@ -1080,7 +1069,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     // rank; what follows the head after "," or "e" and a level word starts new items.
     std::vector<std::vector<Step>> paths;  // each from its largest level to its smallest
     for (std::size_t si = 0; si < segments.size(); ++si) {
-      const Element* seg = elements.data() + segments[si].first;
+      Element* seg = elements.data() + segments[si].first;
       const std::size_t seg_size = segments[si].second - segments[si].first;
       std::size_t split = si == 0 ? 0 : seg_size;
       for (std::size_t k = 0; si > 0 && k + 1 < seg_size; ++k) {

@@ -157,9 +157,18 @@ class Interpreter {
   std::string_view norm(std::uint32_t token) const {
     return u_.tokens.norm(u_.tokens.tokens[token]);
   }
-  const lexicon::LexiconClass* cls_of(const Unit& unit) const;
+  const lexicon::LexiconClass* cls_of(const Unit& unit) const {
+    if (unit.cls < 0) return nullptr;
+    return &g_.lexicon().classes()[static_cast<std::size_t>(unit.cls)];
+  }
   // The cell of `attribute` (ChainSetup::attribute_id) of a lexicon unit's row, or nullptr.
-  const std::string* cell(const Unit& unit, int attribute) const;
+  // (Here, to be inlined: the readers ask it of most units they read.)
+  const std::string* cell(const Unit& unit, int attribute) const {
+    if (unit.cls < 0 || attribute < 0) return nullptr;
+    const int col = chain_.column(attribute, unit.cls);
+    if (col < 0) return nullptr;
+    return &cls_of(unit)->rows[unit.row][static_cast<std::size_t>(col)];
+  }
 
   const grammar::Grammar& g_;
   const ChainSetup& chain_;
