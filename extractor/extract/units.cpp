@@ -530,10 +530,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     if (format != Format::kNumber && format != Format::kAsWritten) return;
     if (implicit && !real_level) {
       real_level = implicit;
-      elements.push_back({Element::Kind::kLevel, *implicit, {}});
+      elements.emplace_back(Element::Kind::kLevel, *implicit);
       elements.back().value.span = v.span;
     }
-    elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+    elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
   };
   int nest_rank = 0;  // added to the rank of the levels inside `partition.nested` brackets
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
@@ -641,26 +641,24 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       continue;
     }
     if (unit.cls == part_cls) {
-      Element e{Element::Kind::kLevel, cs.levels[unit.row], {}};
+      Element& e = elements.emplace_back(Element::Kind::kLevel, cs.levels[unit.row]);
       e.level.rank += nest_rank;
       e.value.span = Span{i, i + 1};
       format = e.level.format;
       real_level = e.level;
-      elements.push_back(std::move(e));
       continue;
     }
     if (auto role = cell(unit, ChainSetup::kRole)) {
-      if (*role == "and") elements.push_back({Element::Kind::kAnd, {}, {}});
-      if (*role == "to") elements.push_back({Element::Kind::kTo, {}, {}});
-      if (*role == "of") elements.push_back({Element::Kind::kOf, {}, {}});
+      if (*role == "and") elements.emplace_back(Element::Kind::kAnd);
+      if (*role == "to") elements.emplace_back(Element::Kind::kTo);
+      if (*role == "of") elements.emplace_back(Element::Kind::kOf);
       continue;  // "from", "skip"
     }
     if (auto n = cell(unit, ChainSetup::kOrdinal)) {  // primo, secondo, único ...
-      Element e{Element::Kind::kOrdinal, {}, {}};
+      Element& e = elements.emplace_back(Element::Kind::kOrdinal);
       e.value.text = *n;
       e.value.ordinal = all_digits(*n) ? to_int(*n) : -1;
       e.value.span = Span{i, i + 1};
-      elements.push_back(std::move(e));
       continue;
     }
     if (unit.cls >= 0 || unit.token_count != 1) continue;
@@ -764,7 +762,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       v.text = u_.tokens.raw(tok);
       v.ordinal = roman_value(n).value_or(-1);
       v.span = Span{i, i + 1};
-      elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+      elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
       continue;
     }
     if (tok.kind == lexicon::TokenKind::kWord && format == Format::kNumber && bare_roman &&
@@ -778,7 +776,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         v.text = std::to_string(*r);
         v.ordinal = *r;
         v.span = Span{i, i + 1};
-        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+        elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
       }
       continue;
     }
@@ -788,11 +786,11 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         v.text = std::to_string(*r);
         v.ordinal = *r;
         v.span = Span{i, i + 1};
-        elements.push_back({Element::Kind::kValue, {}, std::move(v)});
+        elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
       }
       continue;
     }
-    if (n == "," || n == ";") elements.push_back({Element::Kind::kComma, {}, {}});
+    if (n == "," || n == ";") elements.emplace_back(Element::Kind::kComma);
   }
 
   // 2. Segments between connectors (the maximal runs of elements other than connectors, which
@@ -908,10 +906,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         Value pv;
         pv.text = parent.fixed;
         pv.span = v.span;
-        path.push_back(Step{parent, std::move(pv)});
+        path.emplace_back(parent, std::move(pv));
       }
     }
-    path.push_back(Step{level, std::move(v)});
+    path.emplace_back(level, std::move(v));
     leaf = true;
     return true;
   };
