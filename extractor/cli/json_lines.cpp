@@ -107,12 +107,18 @@ char* write_json_chars(char* p, std::string_view s) {
       const __m128i care = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
                                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-      if (_mm_movemask_epi8(care) == 0) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+      const int mask = _mm_movemask_epi8(care);
+      // The bytes before the first that needs care go as they are (the block is stored whole,
+      // as its bytes' JSON takes at least as many; p moves past them only), then that one below.
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+      if (mask == 0) {
         p += 16;
         i += 16;
         continue;
       }
+      const auto clean = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+      p += clean;
+      i += clean;
     }
 #endif
     // Eight bytes at a time while none needs care; the last word of a string of eight bytes or
