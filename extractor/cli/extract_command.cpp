@@ -29,6 +29,7 @@
 #include "cli/extractor_setup.h"
 #include "cli/input.h"
 #include "cli/json_lines.h"
+#include "common/pod_vector.h"
 #include "common/tsv.h"
 #include "extract/document_name.h"
 #include "extract/extractor.h"
@@ -244,12 +245,15 @@ char* write_citation_fields(char* p, const extract::Citation& c,
 }
 
 // One citation as a JSON line of `extract`. `file_json` is the file name already written as a
-// JSON string. The line is written in place: `out` grows once by a bound and is cut to length.
-void append_citation_line(std::string& out, std::string_view file_json, const extract::Citation& c,
-                          std::string_view href) {
+// JSON string. The line is written in place: `out` grows once by a bound (unwritten: a
+// PodVector) and is cut to length.
+void append_citation_line(PodVector<char>& out, std::string_view file_json,
+                          const extract::Citation& c, std::string_view href) {
   const std::size_t at = out.size();
-  out.resize(at + 32 + file_json.size() + citation_fields_bound(c) +
-             json_string_bound(href.size()));
+  const std::size_t bound =
+      32 + file_json.size() + citation_fields_bound(c) + json_string_bound(href.size());
+  make_room(out, bound);
+  out.resize(at + bound);
   char* const begin = out.data();
   char* p = begin + at;
   p = put(p, "{\"file\":");
@@ -446,7 +450,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   // A single input is written as it is read.
   constexpr std::size_t kSpillBytes = 4u << 20;
   struct FileOut {
-    std::string lines;  // the citations, as JSON lines
+    PodVector<char> lines;  // the citations, as JSON lines
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> spill{nullptr, &std::fclose};
     std::string error;
     std::uint64_t bytes = 0;
