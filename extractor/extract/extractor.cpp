@@ -759,25 +759,44 @@ std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
   switch (enc) {
     case text::Encoding::kUtf8: {
       // Bytes that are not continuation bytes (10xxxxxx), sixteen at a time where SSE2 is
-      // there (x86-64 always), then eight at a time.
+      // there (x86-64 always), else (and below sixteen bytes) eight at a time.
       std::uint64_t n = 0;
       std::size_t i = 0;
 #if defined(__SSE2__) && defined(__x86_64__)
       // A continuation byte is below -64 as a signed byte; each lane counts them (minus one per
-      // continuation byte), up to 255 rounds, then the lanes are summed.
+      // continuation byte), up to 255 rounds, two at a time, then the lanes are summed.
       const __m128i limit = _mm_set1_epi8(-64);
+      auto continuation_in = [&limit](const char* at) {
+        return _mm_cmplt_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), limit);
+      };
+      auto sum_lanes = [](__m128i lanes) {
+        const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+        return static_cast<std::uint64_t>(_mm_cvtsi128_si64(sums)) +
+               static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+      };
       while (i + 16 <= bytes.size()) {
         const std::size_t rounds = std::min<std::size_t>((bytes.size() - i) / 16, 255);
         __m128i lanes = _mm_setzero_si128();
-        for (std::size_t r = 0; r < rounds; ++r, i += 16) {
-          const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes.data() + i));
-          lanes = _mm_sub_epi8(lanes, _mm_cmplt_epi8(v, limit));
+        std::size_t r = 0;
+        for (; r + 2 <= rounds; r += 2, i += 32) {
+          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i));
+          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i + 16));
         }
-        const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
-        const auto continuation =
-            static_cast<std::uint64_t>(_mm_cvtsi128_si64(sums)) +
-            static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
-        n += 16 * rounds - continuation;
+        if (r < rounds) {
+          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i));
+          i += 16;
+        }
+        n += 16 * rounds - sum_lanes(lanes);
+      }
+      // Fewer than sixteen left of sixteen or more: the last sixteen bytes, without the lanes
+      // counted already (the first 16 - rest).
+      if (i < bytes.size() && bytes.size() >= 16) {
+        const std::size_t rest = bytes.size() - i;
+        const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m128i mask = _mm_cmpgt_epi8(lane, _mm_set1_epi8(static_cast<char>(15 - rest)));
+        const __m128i last = _mm_and_si128(continuation_in(bytes.data() + bytes.size() - 16), mask);
+        n += rest - sum_lanes(_mm_sub_epi8(_mm_setzero_si128(), last));
+        i = bytes.size();
       }
 #endif
       for (; i + 8 <= bytes.size(); i += 8) {
@@ -1747,19 +1766,20 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
     Citation& c = out[i];
     c.start = chunk.map.to_original_begin(c.text_begin);
     c.end = chunk.map.to_original_end(c.text_end);
-    // Code points: counted forward from the last position reached in this document.
+    // Code points: counted forward from the last position reached in this document. (The
+    // positions are within the chunk's original bytes: their views are made without substr's
+    // check.)
     auto count_to = [&](std::uint64_t pos) -> std::uint64_t {
       if (pos >= st.count_pos) {
         const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
-        const std::string_view bytes =
-            std::string_view(chunk.original).substr(from - chunk.orig_begin, pos - from);
+        const std::string_view bytes(chunk.original.data() + (from - chunk.orig_begin), pos - from);
         st.count_chars += count_code_points(bytes, chunk.encoding);
         st.count_pos = pos;
         return st.count_chars;
       }
       // pos is behind: subtract the code points between pos and count_pos.
-      const std::string_view bytes =
-          std::string_view(chunk.original).substr(pos - chunk.orig_begin, st.count_pos - pos);
+      const std::string_view bytes(chunk.original.data() + (pos - chunk.orig_begin),
+                                   st.count_pos - pos);
       return st.count_chars - count_code_points(bytes, chunk.encoding);
     };
     c.char_start = count_to(c.start);
