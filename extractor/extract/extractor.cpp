@@ -40,7 +40,7 @@ std::string without_captures(const std::string& regex) {
   std::string out;
   out.reserve(regex.size());
   for (std::size_t i = 0; i < regex.size(); ++i) {
-    if (regex.compare(i, 4, "(?P<") == 0) {
+    if (regex[i] == '(' && regex.compare(i, 4, "(?P<") == 0) {
       const std::size_t close = regex.find('>', i);
       out += "(?:";
       i = close;
