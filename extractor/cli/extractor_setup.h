@@ -20,7 +20,7 @@ namespace lexlink::cli {
 // with 256 KiB ones and takes 46 MB with 128 KiB ones (markup of a citation every 9 bytes:
 // 195, 116, 63 MB), for the same instructions on ordinary text. Results do not depend on where
 // chunks are cut (but see view_builder.h on text without line ends: on that one-line file,
-// 34 of the 4 million citations are lost at cuts, 7 with 256 KiB chunks).
+// 41 of the 4 million citations are lost at cuts, bench/hostile_inputs.sh).
 inline constexpr std::size_t kCitationChunkBytes = 128u << 10;
 
 // Sets how the commands that find citations with `extractor` chunk a document: chunks of
