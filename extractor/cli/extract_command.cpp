@@ -289,8 +289,9 @@ template <class EachChunk>
 Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
                     const std::string& path, const std::string& self, EachChunk&& each_chunk,
                     std::uint64_t max_size = 0, std::uint64_t* bytes = nullptr) {
-  // A chunk's citations, and those of the chunk before (read already): the new ones reuse their
-  // strings' memory (Extractor::extract with spares). Kept per thread, from file to file.
+  // A chunk's citations, overwritten by the next chunk's, and the spares of a chunk with fewer
+  // (Extractor::extract_over): the new ones reuse their strings' memory. Kept per thread, from
+  // file to file.
   thread_local std::vector<extract::Citation> out, spare;
   batch::InputStream in(batch::RawHash::kNo);
   if (Status s = in.open(path); !s) return s;
@@ -304,12 +305,8 @@ Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
                               ? self
                               : x.document_name(chunk->original));
       }
-      // The spares the last chunk left (it had fewer citations than the one before) stay spares
-      // with the citations just read, rather than give their strings' memory back.
-      for (extract::Citation& c : spare) out.push_back(std::move(c));
-      spare.swap(out);
-      out.clear();
-      if (Status s = x.extract(*chunk, *session, out, spare); !s) return s;
+      // The last chunk's citations are overwritten (their strings' memory reused in place).
+      if (Status s = x.extract_over(*chunk, *session, out, spare); !s) return s;
       each_chunk(out);
     }
     return Status::Ok();

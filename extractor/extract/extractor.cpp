@@ -428,9 +428,8 @@ struct Extractor::Session::State {
   // `refers`, the partition items (and those of the act's own words), the reference name.
   std::string work, measure, year, ref;
   std::vector<Interpreter::PartitionItem> items, head_items;
-  std::vector<Citation>* spare = nullptr;  // extract()'s citations to reuse, or nullptr
-  ActKeys act_keys;                        // same_act()'s parsed names
-  int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
+  ActKeys act_keys;  // same_act()'s parsed names
+  int chosen = -1;   // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -1140,8 +1139,38 @@ const ParsedWork& parse_work(ParsedWorks& cache, ActHistory& history, const std:
 
 }  // namespace
 
+// Where run_engine() writes the citations it finds: after out[0, size), over the citations
+// there (read before, no longer needed: every field is written anew), then at the end, moved
+// from the back of `spare` when it has any. Either way their strings' memory is reused.
+struct Extractor::CitationSink {
+  std::vector<Citation>& out;
+  std::size_t size = 0;  // out[0, size) are citations, the rest are to be overwritten
+  std::vector<Citation>* spare = nullptr;
+
+  bool empty() const { return size == 0; }
+  Citation& back() { return out[size - 1]; }
+  void pop_back() { --size; }  // (kept, to be overwritten)
+  // The next citation, whose every field the caller sets.
+  Citation& next() {
+    if (size < out.size()) return out[size++];
+    ++size;
+    if (spare == nullptr || spare->empty()) return out.emplace_back();
+    Citation& c = out.emplace_back(std::move(spare->back()));
+    spare->pop_back();
+    return c;
+  }
+  // Cuts `out` to its citations; those after go to `spare`, if any.
+  void finish() {
+    const auto end = out.begin() + static_cast<long>(size);
+    if (spare != nullptr) {
+      spare->insert(spare->end(), std::make_move_iterator(end), std::make_move_iterator(out.end()));
+    }
+    out.erase(end, out.end());
+  }
+};
+
 Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Session& session,
-                             std::vector<Citation>& out, std::vector<Explanation>* trace) const {
+                             CitationSink& out, std::vector<Explanation>* trace) const {
   Session::State& st = *session.state_;
   const std::string_view text = chunk.text;
   {
@@ -1562,10 +1591,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
           const lexicon::Token& t1 =
               u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-          // A spare citation keeps the memory of its strings: every field is set here.
-          const bool reuse = st.spare != nullptr && !st.spare->empty();
-          Citation& c = reuse ? out.emplace_back(std::move(st.spare->back())) : out.emplace_back();
-          if (reuse) st.spare->pop_back();
+          // A reused citation keeps the memory of its strings: every field is set here.
+          Citation& c = out.next();
           c.start = c.end = c.char_start = c.char_end = 0;  // extract() maps them
           c.text_begin = chunk.text_begin + t0.begin;
           c.text_end = chunk.text_begin + t1.end;
@@ -1615,8 +1642,18 @@ Status Extractor::extract(const text::TextView& chunk, Session& session,
 
 Status Extractor::extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                           std::vector<Citation>& spare) const {
+  return extract_from(chunk, session, out, out.size(), spare);
+}
+
+Status Extractor::extract_over(const text::TextView& chunk, Session& session,
+                               std::vector<Citation>& out, std::vector<Citation>& spare) const {
+  return extract_from(chunk, session, out, 0, spare);
+}
+
+Status Extractor::extract_from(const text::TextView& chunk, Session& session,
+                               std::vector<Citation>& out, std::size_t first_new,
+                               std::vector<Citation>& spare) const {
   Session::State& st = *session.state_;
-  st.spare = nullptr;  // not for the heading pass, whose citations are dropped
   if (chunk.text.size() >= 0xFFFFFFF0u) {
     return make_error(ErrorCode::kLimitExceeded, "a text chunk of 4 GB or more");
   }
@@ -1625,7 +1662,6 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
   for (const text::Piece& p : chunk.map.pieces()) {
     if (p.kind == text::PieceKind::kSynthetic) st.breaks.push_back(p.text_begin - chunk.text_begin);
   }
-  const std::size_t first_new = out.size();
   if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
     // The grammar whose triggers the first 32 KiB of this first chunk hold most often, a marker
     // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
@@ -1690,14 +1726,16 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
     st.history.pin();  // the heading pass may clear the parsed names the acts point to
     auto saved_history = st.history;
     std::vector<Citation> found;
+    CitationSink found_sink{found};  // (no spares: these citations are dropped)
     st.heading_pass = true;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
       if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-      if (Status s = run_engine(ei, head, session, found, nullptr); !s) {
+      if (Status s = run_engine(ei, head, session, found_sink, nullptr); !s) {
         st.heading_pass = false;
         return s;
       }
     }
+    found_sink.finish();
     st.heading_pass = false;
     st.breaks = std::move(saved_breaks);
     st.history = std::move(saved_history);
@@ -1718,15 +1756,15 @@ Status Extractor::extract(const text::TextView& chunk, Session& session, std::ve
       st.heading_end = pick->text_end;
     }
   }
-  st.spare = &spare;
+  CitationSink sink{out, first_new, &spare};
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-    if (Status s = run_engine(ei, chunk, session, out, nullptr); !s) {
-      st.spare = nullptr;
+    if (Status s = run_engine(ei, chunk, session, sink, nullptr); !s) {
+      sink.finish();
       return s;
     }
   }
-  st.spare = nullptr;
+  sink.finish();
   // Sort this chunk's citations, drop exact duplicates, map to the original.
   // By start; citations starting together keep the order they were read in (list items).
   auto by_start = [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; };
@@ -1806,8 +1844,9 @@ Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
   auto session = start(self_urn);
   std::vector<Explanation> trace;
   std::vector<Citation> citations;
+  CitationSink sink{citations};
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-    if (Status s = run_engine(ei, *chunk, *session, citations, &trace); !s) {
+    if (Status s = run_engine(ei, *chunk, *session, sink, &trace); !s) {
       return s.error();
     }
   }

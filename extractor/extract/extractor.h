@@ -98,6 +98,11 @@ class Extractor {
   // instead of allocating their own. The citations are the same either way.
   Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                  std::vector<Citation>& spare) const;
+  // The same, `out` overwritten: the citations in it (read before, no longer needed) are reused
+  // in place, then those at the back of `spare`, so that the new ones keep their strings' memory
+  // without being moved; those not reused go to `spare`. The citations are the same either way.
+  Status extract_over(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
+                      std::vector<Citation>& spare) const;
 
   // What each rule match in `text` was made of (read as a plain-text document, one chunk).
   Result<std::vector<Explanation>> explain(const std::string& text,
@@ -132,8 +137,12 @@ class Extractor {
   // With several grammars: every grammar's triggers (group 2 * engine) and markers (group
   // 2 * engine + 1) in one scanner, for choosing a grammar per document in one scan.
   std::shared_ptr<const scan::TriggerScanner> chooser_;
+  struct CitationSink;  // where run_engine() writes citations (extractor.cpp)
+  // extract(): out[first_new, ...) are citations to overwrite.
+  Status extract_from(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
+                      std::size_t first_new, std::vector<Citation>& spare) const;
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
-                    std::vector<Citation>& out, std::vector<Explanation>* trace) const;
+                    CitationSink& out, std::vector<Explanation>* trace) const;
   std::vector<std::unique_ptr<Engine>> engines_;
   DocumentIds document_ids_;
   std::shared_ptr<const text::CutAdvisor> cut_advisor_;
