@@ -395,17 +395,15 @@ struct Step {
 // Appends `piece`, every '\x1f' in it written as `separator` (the ids of the levels and values
 // never hold one; this keeps the ids exactly as when they were joined with '\x1f' first).
 void append_joined(std::string& out, std::string_view piece, std::string_view separator) {
-  // Pieces are a few bytes long: looked at here rather than with find()'s library call.
-  if (std::none_of(piece.begin(), piece.end(), [](char c) { return c == '\x1f'; })) {
-    out.append(piece.data(), piece.size());
-    return;
+  // Pieces are a few bytes long: appended byte by byte (push_back is inline), not with library
+  // calls.
+  for (char c : piece) {
+    if (c == '\x1f') {
+      out += separator;
+    } else {
+      out.push_back(c);
+    }
   }
-  std::size_t at = 0;
-  for (std::size_t k; (k = piece.find('\x1f', at)) != std::string_view::npos; at = k + 1) {
-    out.append(piece.data() + at, k - at);
-    out += separator;
-  }
-  out.append(piece.data() + at, piece.size() - at);
 }
 
 }  // namespace
@@ -526,7 +524,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
   // A number read as a value (`number` and `as-written` levels), after the implicit level word
   // when no level was written ("42 U.S.C. 1983").
-  auto push_number = [&](Value v) {
+  auto push_number = [&](Value&& v) {
     if (format != Format::kNumber && format != Format::kAsWritten) return;
     if (implicit && !real_level) {
       real_level = implicit;
@@ -862,7 +860,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   // links "articles L. 1225-1 à L. 1225-28" to its first article).
   const bool range_first = cs.range_first;
   // A value at `level` (recursive for the inside of a range: called as add(add, ...)).
-  auto add = [&](auto& self, const Level& level, Value v) -> bool {
+  auto add = [&](auto& self, const Level& level, Value&& v) -> bool {
     if (++guard > 10000) return false;
     if (range_next && range_first && !path.empty() && path.back().level.id == level.id) {
       range_next = false;
@@ -1114,7 +1112,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       leaf = false;
       range_next = false;
       for (const Step& step : item) {
-        if (!add(add, step.level, step.value)) return false;
+        if (!add(add, step.level, Value(step.value))) return false;
       }
       if (!path.empty()) result.push_back(path);
     }
