@@ -456,7 +456,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   const bool direct = total == 1;
   auto flush_lines = [&](FileOut& r, bool last) {
     if (direct) {
-      if (r.lines.size() >= (64u << 10) || last) {
+      // (Nothing written when there is nothing: an empty PodVector's data() is null, which
+      // fwrite must not be given.)
+      if (!r.lines.empty() && (r.lines.size() >= (64u << 10) || last)) {
         if (std::fwrite(r.lines.data(), 1, r.lines.size(), stdout) != r.lines.size()) {
           note_stdout_error(errno);  // this thread's errno: main() reports it
         }
@@ -556,7 +558,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
           std::fwrite(buffer, 1, n, stdout);
         }
       }
-      std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
+      if (!r.lines.empty()) std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
     }
     progress.file_done(r.bytes, r.citations, !r.error.empty(), false);
     progress.tick();
