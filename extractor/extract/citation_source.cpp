@@ -1,6 +1,5 @@
 #include "extract/citation_source.h"
 
-#include <iterator>
 #include <utility>
 
 namespace lexlink::extract {
@@ -15,11 +14,8 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
       self_ = extractor_->document_name(chunk.original);
     session_ = extractor_->start(self_);
   }
-  // The last chunk's citations (their urn and rule moved into requests) become spares.
-  spare_.insert(spare_.end(), std::make_move_iterator(citations_.begin()),
-                std::make_move_iterator(citations_.end()));
-  citations_.clear();
-  if (Status s = extractor_->extract(chunk, *session_, citations_, spare_); !s) return s;
+  // The last chunk's citations (their urn and rule moved into requests) are overwritten.
+  if (Status s = extractor_->extract_over(chunk, *session_, citations_, spare_); !s) return s;
   found_ += citations_.size();
   if (keep_ != nullptr) keep_->insert(keep_->end(), citations_.begin(), citations_.end());
   for (Citation& c : citations_) {

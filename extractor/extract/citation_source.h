@@ -44,7 +44,7 @@ class ExtractorSource final : public rewrite::CitationSource {
   std::shared_ptr<const Extractor> extractor_;
   std::string self_;
   std::unique_ptr<Extractor::Session> session_;  // started at the first chunk
-  std::vector<Citation> citations_;              // reused per chunk
+  std::vector<Citation> citations_;              // overwritten per chunk (extract_over)
   std::vector<Citation> spare_;                  // citations read, whose memory new ones reuse
   std::vector<std::string> spare_strings_;       // answered requests' urn and rule (recycle)
   std::uint64_t found_ = 0;

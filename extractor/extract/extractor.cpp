@@ -1637,12 +1637,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
 Status Extractor::extract(const text::TextView& chunk, Session& session,
                           std::vector<Citation>& out) const {
   std::vector<Citation> none;
-  return extract(chunk, session, out, none);
-}
-
-Status Extractor::extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
-                          std::vector<Citation>& spare) const {
-  return extract_from(chunk, session, out, out.size(), spare);
+  return extract_from(chunk, session, out, out.size(), none);
 }
 
 Status Extractor::extract_over(const text::TextView& chunk, Session& session,

@@ -93,14 +93,10 @@ class Extractor {
 
   // Appends the citations of `chunk` (chunks of one document, in order) to `out`.
   Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out) const;
-  // The same, the new citations taken from the back of `spare` (citations already read, handed
-  // back: `spare.swap(out)` before the next chunk), so that their strings reuse its memory
-  // instead of allocating their own. The citations are the same either way.
-  Status extract(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
-                 std::vector<Citation>& spare) const;
   // The same, `out` overwritten: the citations in it (read before, no longer needed) are reused
   // in place, then those at the back of `spare`, so that the new ones keep their strings' memory
-  // without being moved; those not reused go to `spare`. The citations are the same either way.
+  // instead of allocating their own; those not reused go to `spare`. The citations are the same
+  // either way.
   Status extract_over(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                       std::vector<Citation>& spare) const;
 
@@ -138,7 +134,7 @@ class Extractor {
   // 2 * engine + 1) in one scanner, for choosing a grammar per document in one scan.
   std::shared_ptr<const scan::TriggerScanner> chooser_;
   struct CitationSink;  // where run_engine() writes citations (extractor.cpp)
-  // extract(): out[first_new, ...) are citations to overwrite.
+  // extract() and extract_over(): out[first_new, ...) are citations to overwrite.
   Status extract_from(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                       std::size_t first_new, std::vector<Citation>& spare) const;
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,

@@ -18,13 +18,13 @@ using namespace lexlink;
 namespace {
 
 // One line per citation: original span, code point span, names and the rest of its fields.
-// With `spare`, the citations of each chunk are handed back as spares for the next, or with
-// `over` overwritten by the next's (Extractor::extract_over).
+// With `spare`, the citations of each chunk are overwritten by the next's, the spares kept
+// there (Extractor::extract_over).
 // Without `advised`, text without line ends is cut at any white space (the control).
 std::vector<std::string> citations(const extract::Extractor& x, const std::string& doc,
                                    std::size_t chunk_bytes,
                                    std::vector<extract::Citation>* spare = nullptr,
-                                   bool advised = true, bool over = false) {
+                                   bool advised = true) {
   text::ViewOptions vo;
   vo.format = text::ViewOptions::FormatChoice::kText;
   vo.chunk_bytes = chunk_bytes;
@@ -38,12 +38,8 @@ std::vector<std::string> citations(const extract::Extractor& x, const std::strin
   auto drain = [&] {
     while (auto chunk = builder.next()) {
       ++chunks;
-      if (spare != nullptr && over) {
+      if (spare != nullptr) {
         REQUIRE(x.extract_over(*chunk, *session, out, *spare));
-      } else if (spare != nullptr) {
-        spare->swap(out);
-        out.clear();
-        REQUIRE(x.extract(*chunk, *session, out, *spare));
       } else {
         out.clear();
         REQUIRE(x.extract(*chunk, *session, out));
@@ -87,7 +83,6 @@ TEST_CASE("citations do not depend on where the text is cut into chunks", "[extr
     CHECK(citations(x, doc, 64 << 10) == whole);
     CHECK(citations(x, doc, 16 << 10) == whole);
     CHECK(citations(x, doc, 16 << 10, &spare) == whole);
-    CHECK(citations(x, doc, 16 << 10, &spare, true, true) == whole);
     found += whole.size();
     for (const std::string& line : whole) {
       self_references += line.find("decreto.legislativo:2026-02-09;22~") != std::string::npos ||
