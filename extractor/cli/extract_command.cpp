@@ -257,8 +257,7 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
   char* const begin = out.data();
   char* p = begin + at;
   p = put(p, "{\"file\":");
-  std::memcpy(p, file_json.data(), file_json.size());
-  p += file_json.size();
+  p = put_copy(p, file_json.data(), file_json.data() + file_json.size());
   *p++ = ',';
   std::pair<const char*, const char*> urn_json;
   p = write_citation_fields(p, c, &urn_json);
