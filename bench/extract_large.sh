@@ -4,19 +4,22 @@
 # Each language runs REPS times (default 3); every run and the median (by user CPU time: the
 # machine is shared, wall time is not the figure) are printed: MB/s, citations/s and peak RSS
 # (GNU time), and kept in bench/results/. JURISDICTION=auto reads both with every grammar loaded
-# (issue 6: the speed with all jurisdictions loaded).
+# (issue 6: the speed with all jurisdictions loaded). LEXLINK: the binary to run (default
+# build/lexlink, built first; build-pgo/lexlink is the profile-guided build of
+# scripts/build-pgo.sh); RESULTS: the results file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size_mb=${SIZE_MB:-500}
 reps=${REPS:-3}
-./scripts/build.sh
+lexlink=${LEXLINK:-build/lexlink}
+[ -n "${LEXLINK:-}" ] || ./scripts/build.sh
 mkdir -p bench/results
 jur=${JURISDICTION:-}
-out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-extract-large${jur:+-$jur}.txt"
+out=${RESULTS:-"bench/results/$(date +%Y-%m-%d)-$(hostname -s)-extract-large${jur:+-$jur}.txt"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 {
-  echo "# lexlink extract${jur:+ --jurisdiction $jur} on ${size_mb} MB, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), ${reps} runs per language"
+  echo "# $lexlink extract${jur:+ --jurisdiction $jur} on ${size_mb} MB, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), ${reps} runs per language"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
     j=${lang%%:*}; corpus=${lang#*:}
@@ -27,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
     bytes=$(stat -c %s "$f")
     : > "$tmp/runs"
     for _ in $(seq "$reps"); do
-      /usr/bin/time -f "%e %U %M" -o "$tmp/time" build/lexlink extract --jurisdiction "${jur:-$j}" "$f" > "$tmp/out"
+      /usr/bin/time -f "%e %U %M" -o "$tmp/time" "$lexlink" extract --jurisdiction "${jur:-$j}" "$f" > "$tmp/out"
       read -r wall user rss_kb < "$tmp/time"
       n=$(wc -l < "$tmp/out")
       echo "$user $wall $rss_kb $n" >> "$tmp/runs"
