@@ -162,6 +162,30 @@ TEST_CASE("the bundled corpora score at least what they scored when recorded", "
   }
 }
 
+TEST_CASE("eval matches a citation with every gold row it overlaps, however long", "[cli][eval]") {
+  // Two citations, at characters [0, 26) and [29, 54); gold rows: one spanning the whole line
+  // (the second act: it starts 29 characters before the citation it matches), one on the first
+  // citation, and one where nothing was found.
+  namespace fs = std::filesystem;
+  const fs::path corpus = fs::temp_directory_path() / "lexlink-eval-overlap";
+  fs::remove_all(corpus);
+  fs::create_directories(corpus / "text");
+  std::ofstream(corpus / "text" / "doc.txt", std::ios::binary)
+      << "legge 3 aprile 2000, n. 56 e legge 4 maggio 2001, n. 7.\n";
+  std::ofstream(corpus / "gold.tsv", std::ios::binary)
+      << "doc_id\tchar_start\tchar_end\tcited_text\turn\tpublisher_identifier\tpublisher_extra\n"
+      << "doc\t0\t56\tthe line\turn:lex:it:stato:legge:2001-05-04;7\t\t\n"
+      << "doc\t0\t26\tlegge 3 aprile 2000, n. 56\turn:lex:it:stato:legge:2000-04-03;56\t\t\n"
+      << "doc\t60\t70\telsewhere\turn:lex:it:stato:legge:1999-01-01;1\t\t\n";
+  auto r = run_cli({"eval", "--jurisdiction", "it", corpus.string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("work P=1.000 R=0.667 F1=0.800; partition P=1.000 R=0.667") !=
+        std::string::npos);
+  auto linked = run_cli({"eval", "--jurisdiction", "it", "--linked-only", corpus.string()});
+  CHECK(linked.out.find("left out (no gold row overlaps them): 0") != std::string::npos);
+  fs::remove_all(corpus);
+}
+
 TEST_CASE("extract refuses what it cannot read and goes on with the other files",
           "[cli][extract]") {
   const std::string good = write_temp("lexlink-good.txt", "legge 3 aprile 2000, n. 56\n");
