@@ -70,6 +70,10 @@ configure use
 cmake --build "$dir" --target lexlink
 if [ -x build/lexlink ]; then
   echo "== build-pgo: same outputs as build/lexlink on corpora/" >&2
-  bench/compare_outputs.sh build/lexlink "$bin" corpora
+  if ! bench/compare_outputs.sh build/lexlink "$bin" corpora; then
+    echo "build-pgo: $bin and build/lexlink differ; if build/ is older than the sources, run" \
+      "./scripts/build.sh, then bench/compare_outputs.sh build/lexlink $bin corpora" >&2
+    exit 1
+  fi
 fi
 echo "== build-pgo: $bin" >&2
