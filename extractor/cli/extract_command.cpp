@@ -20,6 +20,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include "batch/compress.h"
@@ -79,7 +81,7 @@ constexpr const char* kExplainUsage =
 
 constexpr const char* kEvalUsage =
     "usage: lexlink eval CORPUS_DIR [--jurisdiction J] [--limit N] [--details FILE]\n"
-    "                   [--measure M] [--linked-only]\n"
+    "                   [--measure M] [--linked-only] [--jobs N]\n"
     "Scores the extractor against CORPUS_DIR/gold.tsv and CORPUS_DIR/text/*.txt (layout and\n"
     "scoring as in the corpora README): precision, recall and F1 at work and partition level.\n"
     "--details FILE writes every miss and false positive (JSON Lines) for reading.\n"
@@ -91,7 +93,9 @@ constexpr const char* kEvalUsage =
     "gives the article-level agreement on code citations).\n"
     "--linked-only leaves out of precision the predictions that overlap no gold row (for\n"
     "publishers that link only some citations: the agreement where both sides link); their\n"
-    "number is printed.\n";
+    "number is printed.\n"
+    "--jobs N reads N documents at a time (default: every core); the scores and details are\n"
+    "the same for any N.\n";
 
 std::optional<text::Encoding> parse_encoding(const std::string& s) {
   if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
@@ -727,6 +731,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
   args.flag("help").flag("linked-only");
   args.option("jurisdiction", "").option("limit", "0").option("details", "").option("measure", "");
+  args.option("jobs", "0");
   args.option("engine", "hyperscan").option("cache", "").option("format", "text");
   args.option("encoding", "").option("self", "").option("href", "urn").option("partition-sep", "#");
   if (!args.parse(argv) || args.positional().size() != 1) {
@@ -739,6 +744,18 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     return 0;
   }
   namespace fs = std::filesystem;
+  std::size_t jobs_option = 0;
+  {
+    const std::string& j = args.get("jobs");
+    const auto [end, ec] = std::from_chars(j.data(), j.data() + j.size(), jobs_option);
+    if (ec != std::errc() || end != j.data() + j.size()) {
+      std::fprintf(stderr, "lexlink eval: --jobs takes a number, not '%s'\n\n%s", j.c_str(),
+                   kEvalUsage);
+      return 2;
+    }
+    if (jobs_option == 0) jobs_option = std::max(1u, std::thread::hardware_concurrency());
+    jobs_option = std::min<std::size_t>(jobs_option, 1024);
+  }
   const fs::path corpus = args.positional()[0];
   std::string jur = args.get("jurisdiction");
   if (jur.empty()) {
@@ -817,22 +834,51 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   std::size_t unlinked = 0;
   std::uint64_t bytes = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<extract::Citation> cites;
+  // The documents are read by `jobs` threads and scored here, one at a time, in order.
+  std::vector<std::pair<const std::string*, const std::vector<Gold>*>> order;
   for (const auto& [doc, rows] : gold) {
-    if (limit != 0 && docs >= limit) break;
-    ++docs;
-    const std::string path = (corpus / "text" / (doc + ".txt")).string();
-    std::error_code ec;
-    bytes += fs::file_size(path, ec);
-    cites.clear();
-    if (Status st = extract_file(*s.extractor, s.view, path, map_id(doc),
-                                 [&](const std::vector<extract::Citation>& chunk) {
-                                   cites.insert(cites.end(), chunk.begin(), chunk.end());
-                                 });
-        !st) {
-      std::fprintf(stderr, "lexlink eval: %s: %s\n", path.c_str(), st.error().to_string().c_str());
+    if (limit != 0 && order.size() >= limit) break;
+    order.emplace_back(&doc, &rows);
+  }
+  auto path_of = [&](std::size_t k) {
+    return (corpus / "text" / (*order[k].first + ".txt")).string();
+  };
+  struct DocCitations {
+    std::vector<extract::Citation> cites;
+    std::string error;
+  };
+  const std::size_t jobs = std::min(jobs_option, std::max<std::size_t>(1, order.size()));
+  batch::OrderedPool<std::size_t, DocCitations> pool(
+      jobs, 2 * jobs + 2, [&](std::size_t& k, std::size_t) {
+        DocCitations r;
+        const std::string path = path_of(k);
+        try {
+          if (Status st = extract_file(*s.extractor, s.view, path, map_id(*order[k].first),
+                                       [&](const std::vector<extract::Citation>& chunk) {
+                                         r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
+                                       });
+              !st) {
+            r.error = path + ": " + st.error().to_string();
+          }
+        } catch (const std::exception& e) {
+          r.error = path + ": failed: " + e.what();
+        }
+        return r;
+      });
+  std::size_t submitted = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    while (submitted < order.size() && !pool.full()) pool.submit(submitted++);
+    const DocCitations done = pool.pop();
+    if (!done.error.empty()) {
+      std::fprintf(stderr, "lexlink eval: %s\n", done.error.c_str());
       return 1;
     }
+    const std::string& doc = *order[k].first;
+    const std::vector<Gold>& rows = *order[k].second;
+    const std::vector<extract::Citation>& cites = done.cites;
+    ++docs;
+    std::error_code ec;
+    bytes += fs::file_size(path_of(k), ec);
     std::set<std::string> jurs;
     for (const Gold& g : rows) {
       if (g.p) jurs.insert(g.p->jur);

@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <utility>
 
 #include "support/test_support.h"
 
@@ -184,6 +186,30 @@ TEST_CASE("eval matches a citation with every gold row it overlaps, however long
   auto linked = run_cli({"eval", "--jurisdiction", "it", "--linked-only", corpus.string()});
   CHECK(linked.out.find("left out (no gold row overlaps them): 0") != std::string::npos);
   fs::remove_all(corpus);
+}
+
+TEST_CASE("eval gives the same scores and details with any number of jobs", "[cli][eval]") {
+  // The documents are read in parallel and scored in order: one job and three must agree to
+  // the byte (the throughput figure, mb_s, left out).
+  const std::string corpus = data_path("corpora/it-normattiva-gazzetta-civica");
+  auto run = [&](const char* jobs) {
+    const std::string details =
+        (std::filesystem::temp_directory_path() / (std::string("lexlink-eval-jobs-") + jobs))
+            .string();
+    auto r = run_cli({"eval", corpus, "--jobs", jobs, "--details", details});
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(details, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(details);
+    return std::make_pair(r.out.substr(0, r.out.find(" mb_s=")), text);
+  };
+  const auto one = run("1");
+  const auto three = run("3");
+  CHECK(one.first.find("work P=") != std::string::npos);
+  CHECK(!one.second.empty());
+  CHECK(three.first == one.first);
+  CHECK(three.second == one.second);
+  CHECK(run_cli({"eval", corpus, "--jobs", "two"}).exit_code == 2);
 }
 
 TEST_CASE("extract refuses what it cannot read and goes on with the other files",
