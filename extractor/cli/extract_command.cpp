@@ -3,7 +3,6 @@
 // extract"); explain shows how a text was read; eval scores against a corpus folder laid out
 // like ../shared/corpora/* with the definition of its README (and of tools/score.py).
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -20,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -621,16 +621,17 @@ struct Parsed {
   std::string jur, auth, measure, year, full, number, period, part;
 };
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+// ASCII lower case: what std::tolower does in the C locale, which lexlink never leaves.
+char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
 }
 
 // score.py norm_num: lower, runs of [/.\s_] -> '-', strip '-'.
-std::string norm_num(const std::string& s) {
+std::string norm_num(std::string_view s) {
   std::string out;
   bool run = false;
-  for (char c : lower(s)) {
+  for (const char raw : s) {
+    const char c = ascii_lower(raw);
     if (c == '/' || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '_' ||
         c == '\f' || c == '\v') {
       run = true;
@@ -641,9 +642,9 @@ std::string norm_num(const std::string& s) {
     out += c;
   }
   if (run) out += '-';
-  while (!out.empty() && out.front() == '-') out.erase(0, 1);
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
+  const std::size_t first = out.find_first_not_of('-');
+  if (first == std::string::npos) return {};
+  return out.substr(first, out.find_last_not_of('-') + 1 - first);
 }
 
 std::vector<std::string> split_on(const std::string& s, char c) {
@@ -658,7 +659,12 @@ std::vector<std::string> split_on(const std::string& s, char c) {
   return out;
 }
 
-bool is_digits(const std::string& s, std::size_t from, std::size_t n) {
+// The part of `s` before the first `c` (all of it when there is none).
+std::string_view before(std::string_view s, char c) {
+  return s.substr(0, s.find(c));
+}
+
+bool is_digits(std::string_view s, std::size_t from, std::size_t n) {
   if (s.size() < from + n) return false;
   for (std::size_t i = from; i < from + n; ++i) {
     if (s[i] < '0' || s[i] > '9') return false;
@@ -666,37 +672,54 @@ bool is_digits(const std::string& s, std::size_t from, std::size_t n) {
   return true;
 }
 
-std::optional<Parsed> score_parse(const std::string& raw) {
-  std::string u = lower(raw);
-  while (!u.empty() && std::isspace(static_cast<unsigned char>(u.back()))) u.pop_back();
-  while (!u.empty() && std::isspace(static_cast<unsigned char>(u.front()))) u.erase(0, 1);
-  if (u.rfind("urn:lex:", 0) != 0) return std::nullopt;
-  std::string body = u.substr(8), part;
-  if (const std::size_t t = body.find('~'); t != std::string::npos) {
+// score.py parse: a URN:LEX name's fields as the scoring compares them (views into one
+// lower-cased copy; eval reads one per citation and per gold row).
+std::optional<Parsed> score_parse(std::string_view raw) {
+  std::string u(raw);
+  for (char& c : u) c = ascii_lower(c);
+  std::string_view v = u;
+  constexpr std::string_view kSpace = " \t\n\v\f\r";  // isspace in the C locale
+  const std::size_t first = v.find_first_not_of(kSpace);
+  v = first == std::string_view::npos ? std::string_view()
+                                      : v.substr(first, v.find_last_not_of(kSpace) + 1 - first);
+  if (v.substr(0, 8) != "urn:lex:") return std::nullopt;
+  std::string_view body = v.substr(8), part;
+  if (const std::size_t t = body.find('~'); t != std::string_view::npos) {
     part = body.substr(t + 1);
     body = body.substr(0, t);
   }
   body = body.substr(0, body.find_first_of("@$"));
-  const auto f = split_on(body, ':');
-  if (f.size() < 3) return std::nullopt;
+  // The first four fields of body.split(':'), and how many there are.
+  std::string_view f[4];
+  std::size_t fields = 0;
+  for (std::size_t at = 0;; ++fields) {
+    const std::size_t k = body.find(':', at);
+    if (fields < 4) f[fields] = body.substr(at, k == std::string_view::npos ? k : k - at);
+    if (k == std::string_view::npos) {
+      ++fields;
+      break;
+    }
+    at = k + 1;
+  }
+  if (fields < 3) return std::nullopt;
   Parsed p;
-  p.jur = split_on(f[0], ';')[0];
+  p.jur = before(f[0], ';');
   p.auth = f[1];
-  p.measure = split_on(f[2], ';')[0];
-  const std::string details = f.size() > 3 ? f[3] : "";
-  const auto d = split_on(details, ';');
-  const std::string date = split_on(d[0], '|')[0];
-  if (d.size() > 1) {
-    std::string nums;
-    for (std::size_t i = 1; i < d.size(); ++i) nums += (i > 1 ? "," : "") + d[i];
+  p.measure = before(f[2], ';');
+  const std::string_view details = fields > 3 ? f[3] : std::string_view();
+  const std::string_view date = before(before(details, ';'), '|');
+  if (const std::size_t semi = details.find(';'); semi != std::string_view::npos) {
+    // The numbers after the date, joined with ','.
+    std::string nums(details.substr(semi + 1));
+    std::replace(nums.begin(), nums.end(), ';', ',');
     p.number = norm_num(nums);
   }
-  p.year = is_digits(date, 0, 4) ? date.substr(0, 4) : "";
-  p.full = date.size() == 10 && is_digits(date, 0, 4) && date[4] == '-' && is_digits(date, 5, 2) &&
-                   date[7] == '-' && is_digits(date, 8, 2)
-               ? date
-               : "";
-  p.period = p.year.empty() ? date : "";
+  if (is_digits(date, 0, 4)) p.year = date.substr(0, 4);
+  if (date.size() == 10 && is_digits(date, 0, 4) && date[4] == '-' && is_digits(date, 5, 2) &&
+      date[7] == '-' && is_digits(date, 8, 2)) {
+    p.full = date;
+  }
+  if (p.year.empty()) p.period = date;
   // re.sub(r"[-;_]+", "-", part)
   bool run = false;
   for (char c : part) {
