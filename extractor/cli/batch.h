@@ -37,6 +37,9 @@ struct BatchOptions {
 };
 // Reads the shared options; on a usage error prints "lexlink COMMAND: ..." and returns false.
 bool read_batch_options(const char* command, const Args& args, BatchOptions& out);
+// Reads --jobs alone (also for eval, which takes no other batch option): 0 is every core, at
+// most 1024; on a usage error prints "lexlink COMMAND: ..." and returns false.
+bool read_jobs(const char* command, const Args& args, std::size_t& jobs);
 
 // Progress on stderr (a line on a terminal, JSON lines for machines) and the final summary.
 class Progress {

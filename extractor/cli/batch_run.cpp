@@ -52,18 +52,21 @@ bool markup_batch_requested(const Args& args) {
   return args.positional().size() > 1;
 }
 
+bool read_jobs(const char* command, const Args& args, std::size_t& jobs) {
+  const std::string& s = args.get("jobs");
+  char* end = nullptr;
+  errno = 0;
+  std::uint64_t v = std::strtoull(s.c_str(), &end, 10);
+  if (s.empty() || *end != 0 || errno != 0 || s[0] == '-') {
+    std::fprintf(stderr, "lexlink %s: --jobs needs a number, not '%s'\n", command, s.c_str());
+    return false;
+  }
+  if (v == 0) v = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<std::size_t>(std::min<std::uint64_t>(v, 1024));
+  return true;
+}
+
 bool read_batch_options(const char* command, const Args& args, BatchOptions& out) {
-  auto number = [&](const char* name, std::uint64_t& v) {
-    const std::string& s = args.get(name);
-    char* end = nullptr;
-    errno = 0;
-    v = std::strtoull(s.c_str(), &end, 10);
-    if (s.empty() || *end != 0 || errno != 0 || s[0] == '-') {
-      std::fprintf(stderr, "lexlink %s: --%s needs a number, not '%s'\n", command, name, s.c_str());
-      return false;
-    }
-    return true;
-  };
   // A size: digits and an optional K, M, G or T (powers of 1024, as GNU head and split read
   // them): "500M" is 500 MiB.
   auto size = [&](const char* name, std::uint64_t& v) {
@@ -89,10 +92,7 @@ bool read_batch_options(const char* command, const Args& args, BatchOptions& out
     }
     return ok;
   };
-  std::uint64_t jobs = 0;
-  if (!number("jobs", jobs) || !size("max-size", out.max_size)) return false;
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  out.jobs = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, 1024));
+  if (!read_jobs(command, args, out.jobs) || !size("max-size", out.max_size)) return false;
   const std::string& p = args.get("progress");
   using PM = BatchOptions::ProgressMode;
   if (p == "auto") {

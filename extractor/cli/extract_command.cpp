@@ -21,7 +21,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 #include "batch/compress.h"
@@ -768,17 +767,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   }
   namespace fs = std::filesystem;
   std::size_t jobs_option = 0;
-  {
-    const std::string& j = args.get("jobs");
-    const auto [end, ec] = std::from_chars(j.data(), j.data() + j.size(), jobs_option);
-    if (ec != std::errc() || end != j.data() + j.size()) {
-      std::fprintf(stderr, "lexlink eval: --jobs takes a number, not '%s'\n\n%s", j.c_str(),
-                   kEvalUsage);
-      return 2;
-    }
-    if (jobs_option == 0) jobs_option = std::max(1u, std::thread::hardware_concurrency());
-    jobs_option = std::min<std::size_t>(jobs_option, 1024);
-  }
+  if (!read_jobs("eval", args, jobs_option)) return 2;
   const fs::path corpus = args.positional()[0];
   std::string jur = args.get("jurisdiction");
   if (jur.empty()) {
@@ -863,23 +852,23 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     if (limit != 0 && order.size() >= limit) break;
     order.emplace_back(&doc, &rows);
   }
-  auto path_of = [&](std::size_t k) {
-    return (corpus / "text" / (*order[k].first + ".txt")).string();
-  };
   struct DocCitations {
     std::vector<extract::Citation> cites;
     std::string error;
+    std::uint64_t bytes = 0;  // read from the document
   };
   const std::size_t jobs = std::min(jobs_option, std::max<std::size_t>(1, order.size()));
   batch::OrderedPool<std::size_t, DocCitations> pool(
       jobs, 2 * jobs + 2, [&](std::size_t& k, std::size_t) {
         DocCitations r;
-        const std::string path = path_of(k);
+        const std::string path = (corpus / "text" / (*order[k].first + ".txt")).string();
         try {
-          if (Status st = extract_file(*s.extractor, s.view, path, map_id(*order[k].first),
-                                       [&](const std::vector<extract::Citation>& chunk) {
-                                         r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
-                                       });
+          if (Status st = extract_file(
+                  *s.extractor, s.view, path, map_id(*order[k].first),
+                  [&](const std::vector<extract::Citation>& chunk) {
+                    r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
+                  },
+                  0, &r.bytes);
               !st) {
             r.error = path + ": " + st.error().to_string();
           }
@@ -900,8 +889,7 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     const std::vector<Gold>& rows = *order[k].second;
     const std::vector<extract::Citation>& cites = done.cites;
     ++docs;
-    std::error_code ec;
-    bytes += fs::file_size(path_of(k), ec);
+    bytes += done.bytes;
     std::set<std::string> jurs;
     for (const Gold& g : rows) {
       if (g.p) jurs.insert(g.p->jur);
