@@ -9,16 +9,14 @@
 # Usage: bench/batch_callgrind.sh [LEXLINK_BINARY] (default build/lexlink); needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/inputs.sh
 bin=${1:-build/lexlink}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/in/text" "$tmp/in/html" "$tmp/in/xml"
 for src in corpora/it-normattiva-gazzetta-civica/text/*.txt corpora/br-lexml-eta/text/*.txt; do
-  b=$(basename "$src" .txt)
   cp "$src" "$tmp/in/text/"
-  { printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title></head><body>\n' "$b"
-    sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s|^\(.*\)$|<p>\1</p>|' "$src"
-    printf '</body></html>\n'; } > "$tmp/in/html/$b.html"
+  text_to_html "$src" > "$tmp/in/html/$(basename "$src" .txt).html"
 done
 cp corpora/uk-clml/raw/*.xml corpora/za-laws-africa-bylaws/raw/*.xml "$tmp/in/xml/"
 for part in all html; do

@@ -17,6 +17,7 @@
 # BENCH_TMPDIR: where the corpus and outputs go (default /var/tmp); RESULTS: the results file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/inputs.sh
 n_files=${N_FILES:-2000}
 jobs_list=${JOBS:-"1 2"}
 repeat=${REPEAT:-3}
@@ -31,10 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 mapfile -t texts < <(ls corpora/it-normattiva-gazzetta-civica/text/*.txt corpora/br-lexml-eta/text/*.txt)
 mapfile -t xmls < <(ls corpora/uk-clml/raw/*.xml corpora/za-laws-africa-bylaws/raw/*.xml)
 for src in "${texts[@]}"; do  # the HTML version of each text, made once
-  b=$(basename "$src" .txt)
-  { printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title></head><body>\n' "$b"
-    sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s|^\(.*\)$|<p>\1</p>|' "$src"
-    printf '</body></html>\n'; } > "$tmp/$b.html"
+  text_to_html "$src" > "$tmp/$(basename "$src" .txt).html"
 done
 for ((i = 0; i < n_files; i++)); do
   d=$(printf 'd%02d' $((i % 50)))

@@ -6,6 +6,7 @@
 # Usage: bench/extract_callgrind.sh [LEXLINK_BINARY] (default build/lexlink); needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/inputs.sh
 bin=${1:-build/lexlink}
 size=${SIZE_BYTES:-5000000}
 tmp=$(mktemp -d)
@@ -13,9 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
   j=${lang%%:*}; corpus=${lang#*:}
   f="$tmp/$j.txt"
-  while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt "$size" ]; do
-    cat corpora/"$corpus"/text/*.txt >> "$f"
-  done
+  repeat_texts "$f" "$size" "$corpus"
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$j" "$bin" extract --jurisdiction "$j" "$f" \
     > /dev/null 2> "$tmp/log"
   # awk reads to the end (grep -m1 would close the pipe early: SIGPIPE under pipefail).

@@ -9,6 +9,7 @@
 # scripts/build-pgo.sh); RESULTS: the results file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/inputs.sh
 size_mb=${SIZE_MB:-500}
 reps=${REPS:-3}
 lexlink=${LEXLINK:-build/lexlink}
@@ -24,9 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
   for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
     j=${lang%%:*}; corpus=${lang#*:}
     f="$tmp/$j.txt"
-    while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt $((size_mb * 1000000)) ]; do
-      cat corpora/"$corpus"/text/*.txt >> "$f"
-    done
+    repeat_texts "$f" $((size_mb * 1000000)) "$corpus"
     bytes=$(stat -c %s "$f")
     : > "$tmp/runs"
     for _ in $(seq "$reps"); do

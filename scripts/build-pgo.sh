@@ -15,6 +15,7 @@
 # LEXLINK_CMAKE_OPTIONS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/inputs.sh
 dir=${1:-build-pgo}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -38,18 +39,13 @@ trap 'rm -rf "$tmp"' EXIT
 for lang in it:it-normattiva-gazzetta-civica br:br-lexml-eta; do
   j=${lang%%:*}; corpus=${lang#*:}
   f="$tmp/$j.txt"
-  while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt 4000000 ]; do
-    cat corpora/"$corpus"/text/*.txt >> "$f"
-  done
+  repeat_texts "$f" 4000000 "$corpus"
   "$bin" extract --jurisdiction "$j" "$f" > /dev/null
   rm -f "$f"
 done
 mkdir -p "$tmp/html"
 for src in corpora/*/text/*.txt; do
-  b=$(basename "$src" .txt)
-  { printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title></head><body>\n' "$b"
-    sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s|^\(.*\)$|<p>\1</p>|' "$src"
-    printf '</body></html>\n'; } > "$tmp/html/$b.html"
+  text_to_html "$src" > "$tmp/html/$(basename "$src" .txt).html"
 done
 for dir_c in corpora/*/; do
   name=$(basename "$dir_c")
