@@ -2,6 +2,9 @@
 // per document ({"id", "content", "format", "jurisdiction", "self"}), JSON Lines out in the
 // same order ({"id", "content", "citations"} or {"id", "error"}). Documents are marked up on
 // all cores; at most 2*jobs+2 records are in memory at once, whatever the length of the input.
+// Before waiting for the next line, every record read is answered: a client that sends a record
+// and waits for its answer over an open pipe gets it.
+#include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -73,6 +76,15 @@ std::optional<text::ViewOptions::FormatChoice> parse_format(const std::string& f
 
 std::string id_json(const json& id) {
   return id.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// Whether reading the next line would wait: nothing is left in std::cin's buffer and standard
+// input has nothing to read yet (an editor or a service that sends a record and waits for its
+// answer before the next). A file or a busy pipe always has more.
+bool input_would_wait() {
+  if (std::cin.rdbuf()->in_avail() > 0) return false;
+  pollfd p{STDIN_FILENO, POLLIN, 0};
+  return poll(&p, 1, 0) == 0;
 }
 
 }  // namespace
@@ -215,7 +227,17 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   std::string line;
   std::uint64_t line_no = 0;
   // Standard output failing (a full disk, a closed pipe) stops the run (main() says why).
-  while (stop_signal() == 0 && !std::ferror(stdout) && std::getline(std::cin, line)) {
+  // Before the read of a line waits for its writer, every record in flight is answered: a
+  // client that sends one record and waits for its answer gets it (records that come faster
+  // than they are marked up are answered in batches, all cores busy).
+  auto answer_before_waiting = [&] {
+    if (pool.empty() || !input_would_wait()) return true;
+    while (!pool.empty()) write(pool.pop());
+    std::fflush(stdout);
+    return true;
+  };
+  while (stop_signal() == 0 && !std::ferror(stdout) && answer_before_waiting() &&
+         std::getline(std::cin, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;

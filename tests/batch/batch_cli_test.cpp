@@ -2,7 +2,11 @@
 // project's corpora, `lexlink extract` over many inputs, `lexlink stream`: mirror tree,
 // include/exclude, --files-from, error records, --resume, compressed files, order.
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -562,6 +566,72 @@ TEST_CASE("stream: JSON Lines in, the same records out in order, errors per reco
   REQUIRE(bare.size() == out.size());
   CHECK_FALSE(bare[1].contains("content"));
   CHECK(bare[1]["citations"] == out[1]["citations"]);
+}
+
+// A client that sends one record and waits for its answer before the next one (an editor's
+// plugin, a service) over pipes that stay open: each answer must come without the next record
+// or the end of the input.
+TEST_CASE("stream: each record is answered while the input stays open", "[batch]") {
+  int to_child[2], from_child[2];
+  REQUIRE(pipe(to_child) == 0);
+  REQUIRE(pipe(from_child) == 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) {
+    posix_spawn_file_actions_addclose(&actions, fd);
+  }
+  std::vector<std::string> args{LEXLINK_CLI, "stream", "--jobs", "2"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, LEXLINK_CLI, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(to_child[0]);
+  close(from_child[1]);
+  REQUIRE(rc == 0);
+  // The next line of the answers, or "" after 60 s without one (the child is then killed).
+  std::string pending;
+  auto next_line = [&]() -> std::string {
+    for (;;) {
+      if (const auto nl = pending.find('\n'); nl != std::string::npos) {
+        std::string line = pending.substr(0, nl);
+        pending.erase(0, nl + 1);
+        return line;
+      }
+      pollfd p{from_child[0], POLLIN, 0};
+      if (poll(&p, 1, 60000) != 1) return "";
+      char buf[4096];
+      const ssize_t got = read(from_child[0], buf, sizeof buf);
+      if (got <= 0) return "";
+      pending.append(buf, static_cast<std::size_t>(got));
+    }
+  };
+  auto send = [&](const json& rec) {
+    const std::string line = rec.dump() + "\n";
+    REQUIRE(write(to_child[1], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+  };
+  send({{"id", 1}, {"content", "ai sensi della legge 3 aprile 2000, n. 56"}});
+  const std::string first = next_line();
+  send({{"id", 2}, {"content", "Vista la legge 7 agosto 1990, n. 241."}, {"format", "text"}});
+  const std::string second = next_line();
+  close(to_child[1]);
+  if (first.empty() || second.empty()) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(from_child[0]);
+  REQUIRE_FALSE(first.empty());
+  CHECK(json::parse(first)["id"] == 1);
+  CHECK(json::parse(first)["citations"][0]["urn"] == "urn:lex:it:stato:legge:2000-04-03;56");
+  REQUIRE_FALSE(second.empty());
+  CHECK(json::parse(second)["id"] == 2);
+  CHECK(json::parse(second)["citations"][0]["urn"] == "urn:lex:it:stato:legge:1990-08-07;241");
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(pending.empty());
 }
 
 TEST_CASE("progress json: progress lines and a final summary on stderr, quiet otherwise",
