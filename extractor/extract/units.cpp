@@ -524,8 +524,25 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
   // A number read as a value (`number` and `as-written` levels), after the implicit level word
   // when no level was written ("42 U.S.C. 1983").
+  // After a letter level, a number that follows a comma belongs to the numbered level above the
+  // letters ("commi 2, lettera g), e 6": comma 6); the walk climbs there.
+  auto number_after_letters = [&]() {
+    std::size_t k = elements.size();
+    if (k > 0 && elements[k - 1].kind == Element::Kind::kAnd) --k;
+    if (k == 0 || elements[k - 1].kind != Element::Kind::kComma) return false;
+    for (std::size_t j = k; j-- > 0;) {  // the nearest level above the letters
+      if (elements[j].kind != Element::Kind::kLevel) continue;
+      const Format f = elements[j].level.format;
+      if (f != Format::kLetter && f != Format::kLetterIndex) return f == Format::kNumber;
+    }
+    return false;
+  };
   auto push_number = [&](Value&& v) {
-    if (format != Format::kNumber && format != Format::kAsWritten) return;
+    if (format != Format::kNumber && format != Format::kAsWritten &&
+        !((format == Format::kLetter || format == Format::kLetterIndex) &&
+          number_after_letters())) {
+      return;
+    }
     if (implicit && !real_level) {
       real_level = implicit;
       elements.emplace_back(Element::Kind::kLevel, *implicit);
@@ -1008,9 +1025,16 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
           // "articoli 128-quater, comma 2, e 128-sexies, comma 2": after the one value of a
           // singular level word, a comma and a bare value go back up a level too.
           if (path.size() >= 2 && current != nullptr && path.back().level.id == current_level.id) {
-            const bool value_next = (k + 1 < n && seg[k + 1].kind == Element::Kind::kValue) ||
-                                    (k + 2 < n && seg[k + 1].kind == Element::Kind::kAnd &&
-                                     seg[k + 2].kind == Element::Kind::kValue);
+            // (An ordinal no level word follows is a value too: "commi secondo, lettera g), e
+            // sesto".)
+            auto is_value = [&](std::size_t at) {
+              return seg[at].kind == Element::Kind::kValue ||
+                     (seg[at].kind == Element::Kind::kOrdinal &&
+                      (at + 1 == n || seg[at + 1].kind != Element::Kind::kLevel));
+            };
+            const bool value_next =
+                (k + 1 < n && is_value(k + 1)) ||
+                (k + 2 < n && seg[k + 1].kind == Element::Kind::kAnd && is_value(k + 2));
             const Level up = path[path.size() - 2].level;
             if ((and_seen || (current_level.singular && value_next)) &&
                 up.format != Format::kFixed) {
