@@ -440,6 +440,19 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     if (t.kind != lexicon::TokenKind::kWord || w.size() != 1 || w[0] < 'a' || w[0] > 'z') return 0;
     return w[0];
   };
+  // A letter written two or three times ("aa", "mmm"): the letters after z in a list; its
+  // ordinal follows z's (aa 26, bb 27 ... aaa 52). Zero when the unit at `at` is none.
+  auto repeated_letter = [&](std::uint32_t at, int& ordinal) -> char {
+    if (at >= s.end || u_.units[at].token_count != 1) return 0;
+    const lexicon::Token& t = toks[u_.units[at].first_token];
+    const std::string_view w = norm(u_.units[at].first_token);
+    if (t.kind != lexicon::TokenKind::kWord || w.size() < 2 || w.size() > 3 || w[0] < 'a' ||
+        w[0] > 'z' || w.find_first_not_of(w[0]) != std::string_view::npos) {
+      return 0;
+    }
+    ordinal = 26 * static_cast<int>(w.size() - 1) + (w[0] - 'a');
+    return w[0];
+  };
   auto unit_is = [&](std::uint32_t at, std::string_view what) {
     return at < s.end && u_.units[at].token_count == 1 && norm(u_.units[at].first_token) == what;
   };
@@ -626,6 +639,31 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
              elements[elements.size() - 2].kind == Element::Kind::kValue &&
              elements[elements.size() - 2].value.letter;
     };
+    int repeated_ordinal = 0;
+    // ("numero iii)" under a level of numbers: not a value this chain can read.)
+    if (!letters && format != Format::kAsWritten && repeated_letter(i, repeated_ordinal) != 0 &&
+        closes_letter(i) && unit.cls >= 0) {
+      return false;
+    }
+    if (letters && repeated_letter(i, repeated_ordinal) != 0 && closes_letter(i)) {
+      Element e{Element::Kind::kValue, {}, {}};
+      e.value.text = format == Format::kLetter ? std::string(norm(u_.units[i].first_token))
+                                               : std::to_string(repeated_ordinal + 1);
+      e.value.ordinal = repeated_ordinal;
+      e.value.letter = true;
+      e.value.span = Span{i, i + 1};
+      const std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;
+      if (k < s.end) {
+        if (auto latin = cell(u_.units[k], ChainSetup::kLatin)) {  // "aa-bis)"
+          e.value.text += *latin;
+          e.value.ordinal = -1;
+          e.value.span.end = k + 1;
+          i = k;
+        }
+      }
+      elements.push_back(std::move(e));
+      continue;
+    }
     if (letters && single_letter(i) != 0 &&
         (closes_letter(i) ||
          (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") && touches(i - 1, i) &&
@@ -899,8 +937,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
             mid.in_range = true;
             mid.ordinal = k;
             mid.letter = v.letter;
+            // (Letters after z are written twice, then three times: aa = 26, aaa = 52.)
             mid.text = v.letter && level.format != Format::kLetterIndex
-                           ? std::string(1, static_cast<char>('a' + k))
+                           ? std::string(static_cast<std::size_t>(k / 26 + 1),
+                                         static_cast<char>('a' + k % 26))
                            : std::to_string(v.letter ? k + 1 : k);
             if (!self(self, level, std::move(mid))) return false;
           }
@@ -1015,6 +1055,17 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
           if (ordinal_level && path.size() >= 2 && path.back().level.id == current_level.id) {
             current_level = path[path.size() - 2].level;
             ordinal_level = false;
+          }
+          // A value followed by ", " and its own level's word is a value of a level above
+          // ("lettera d), e 12, comma 2": article 12).
+          if (k + 2 < n && seg[k + 1].kind == Element::Kind::kComma &&
+              seg[k + 2].kind == Element::Kind::kLevel && seg[k + 2].level.id == current_level.id) {
+            for (std::size_t j = path.size(); j-- > 0;) {
+              if (path[j].level.rank < current_level.rank) {
+                if (path[j].level.format != Format::kFixed) current_level = path[j].level;
+                break;
+              }
+            }
           }
           if (!add(add, current_level, std::move(e.value))) return false;
           break;
