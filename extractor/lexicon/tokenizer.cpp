@@ -119,17 +119,24 @@ const FoldTable& fold_table() {
   return table;
 }
 
-void append_punct_norm(char32_t cp, std::string_view raw, std::string& out) {
+// Writes the normal form of the punctuation `cp` (written `raw`) at `out`; returns its end (at
+// most raw.size() bytes are written).
+char* write_punct_norm(char32_t cp, std::string_view raw, char* out) {
   if ((cp >= 0x2010 && cp <= 0x2015) || cp == 0x2212 || cp == 0xFE63 || cp == 0xFF0D) {
-    out += '-';
-  } else if (cp == 0x2018 || cp == 0x2019 || cp == 0x201A || cp == 0x201B || cp == 0x2032 ||
-             cp == 0x00B4 || cp == 0x02BC) {
-    out += '\'';
-  } else if (cp == 0x201C || cp == 0x201D || cp == 0x201E || cp == 0x201F || cp == 0x2033) {
-    out += '"';
-  } else {
-    out += raw;
+    *out = '-';
+    return out + 1;
   }
+  if (cp == 0x2018 || cp == 0x2019 || cp == 0x201A || cp == 0x201B || cp == 0x2032 ||
+      cp == 0x00B4 || cp == 0x02BC) {
+    *out = '\'';
+    return out + 1;
+  }
+  if (cp == 0x201C || cp == 0x201D || cp == 0x201E || cp == 0x201F || cp == 0x2033) {
+    *out = '"';
+    return out + 1;
+  }
+  std::memcpy(out, raw.data(), raw.size());
+  return out + raw.size();
 }
 
 // The length of the run of ASCII letters that starts [p, p + n); `upper` is set when the run
@@ -325,10 +332,15 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   const std::size_t n = text.size();
   const char* const p = text.data();
   // The worst case up front: a token per byte, a normal form of at most three bytes per byte (an
-  // invalid byte reads as U+FFFD). Tokens and ids are written through pointers into buffers grown
-  // to that (without writing them: PodVector) and cut to what was written at the end; `norms`
-  // only has room made, so appending to it never reallocates.
+  // invalid byte reads as U+FFFD; a folded letter is at most twice as long as the letter read,
+  // ASCII letters and the Latin table's letters at most 3 bytes for 2). Tokens, ids and normal
+  // forms are written through pointers into buffers grown to that (tokens and ids without
+  // writing them: PodVector) and cut to what was written at the end.
+  const std::size_t first_norm = out.norms.size();
   make_room(out.norms, 3 * n);
+  out.norms.resize(first_norm + 3 * n);
+  char* const norms = out.norms.data();
+  char* nq = norms + first_norm;  // where the next normal form is written
   make_room(out.tokens, n);
   const std::size_t first_token = out.tokens.size();
   out.tokens.resize(first_token + n);
@@ -361,15 +373,26 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
                 static_cast<std::uint32_t>(base + end), 0, 0, kind, true, newlines, sh);
     newlines = 0;
   };
-  // Appends the token [at, end) whose normal form was appended to `norms` from `norm_begin`.
+  // Appends the token [at, end) whose normal form was written at norms[norm_begin, nq).
   auto push_norm = [&](std::size_t at, std::size_t end, TokenKind kind, std::size_t norm_begin,
                        std::uint8_t sh) {
-    store_token(
-        tok++, static_cast<std::uint32_t>(base + at), static_cast<std::uint32_t>(base + end),
-        static_cast<std::uint32_t>(norm_begin),
-        static_cast<std::uint16_t>(std::min<std::size_t>(out.norms.size() - norm_begin, 0xFFFF)),
-        kind, false, newlines, sh);
+    store_token(tok++, static_cast<std::uint32_t>(base + at),
+                static_cast<std::uint32_t>(base + end), static_cast<std::uint32_t>(norm_begin),
+                static_cast<std::uint16_t>(std::min<std::size_t>(
+                    static_cast<std::size_t>(nq - norms) - norm_begin, 0xFFFF)),
+                kind, false, newlines, sh);
     newlines = 0;
+  };
+  // The normal form written from `norm_begin`.
+  auto norm_from = [&](std::size_t norm_begin) {
+    return std::string_view(norms + norm_begin, static_cast<std::size_t>(nq - norms) - norm_begin);
+  };
+  // Copies the ASCII letters p[from, to) as the next bytes of a normal form, lower-cased when
+  // `upper` says they hold a capital.
+  auto write_letters = [&](std::size_t from, std::size_t to, bool upper) {
+    std::memcpy(nq, p + from, to - from);
+    if (upper) lower_ascii_letters(nq, to - from);
+    nq += to - from;
   };
   while (i < n) {
     std::size_t word_begin, word_norm;  // a word read on at read_word below
@@ -398,9 +421,8 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         if (!upper) {
           push_source(i, k, TokenKind::kWord, sh);
         } else {
-          const std::size_t norm_begin = out.norms.size();
-          out.norms.append(p + i, k - i);
-          lower_ascii_letters(out.norms.data() + norm_begin, k - i);
+          const auto norm_begin = static_cast<std::size_t>(nq - norms);
+          write_letters(i, k, true);
           push_norm(i, k, TokenKind::kWord, norm_begin, sh);
         }
         if constexpr (kIds) *id++ = index->find_ascii(p + i, k - i, end_of_text);
@@ -409,9 +431,8 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       }
       // Continued by a non-ASCII character: the run read is the start of a word read on below.
       word_begin = i;
-      word_norm = out.norms.size();
-      out.norms.append(p + i, k - i);
-      if (upper) lower_ascii_letters(out.norms.data() + word_norm, k - i);
+      word_norm = static_cast<std::size_t>(nq - norms);
+      write_letters(i, k, upper);
       i = k;
       goto read_word;
     }
@@ -467,20 +488,21 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         continue;
       }
       if (role == Role::kPunct || role == Role::kMark) {
-        const std::size_t norm_begin = out.norms.size();
+        const auto norm_begin = static_cast<std::size_t>(nq - norms);
         if (cp == utf8::kInvalid) {
-          out.norms += "\xEF\xBF\xBD";
+          std::memcpy(nq, "\xEF\xBF\xBD", 3);
+          nq += 3;
         } else {
-          append_punct_norm(cp, text.substr(i, len), out.norms);
+          nq = write_punct_norm(cp, text.substr(i, len), nq);
         }
         push_norm(i, i + len, TokenKind::kPunct, norm_begin, shape::kPunct);
-        if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(norm_begin));
+        if constexpr (kIds) *id++ = index->find(norm_from(norm_begin));
         i += len;
         continue;
       }
       // A word with non-ASCII letters, marks or ignorable characters.
       word_begin = i;
-      word_norm = out.norms.size();
+      word_norm = static_cast<std::size_t>(nq - norms);
     }
   read_word:  // reads on the word from word_begin, its normal form so far from word_norm
     while (i < n) {
@@ -490,9 +512,7 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
         // A run of ASCII letters, copied, then lower-cased in place when it holds a capital.
         bool upper = c < 'a';
         const std::size_t e = i + 1 + letter_run(p + i + 1, n - i - 1, upper);
-        const std::size_t at = out.norms.size();
-        out.norms.append(p + i, e - i);
-        if (upper) lower_ascii_letters(out.norms.data() + at, e - i);
+        write_letters(i, e, upper);
         i = e;
         continue;
       }
@@ -500,7 +520,8 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       if (const char32_t lcp = latin_at(p + i, n - i); lcp != 0) {
         const LatinChar& lc = latin[lcp];
         if (lc.role == Role::kLetter) {
-          out.norms.append(lc.fold, lc.fold_len);
+          std::memcpy(nq, lc.fold, sizeof lc.fold);  // fold_len bytes count
+          nq += lc.fold_len;
         } else if (lc.role != Role::kMark && lc.role != Role::kIgnore) {
           break;
         }
@@ -512,15 +533,20 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
       if (q == utf8::kInvalid) break;
       const Role r = role_of(q);
       if (r == Role::kLetter) {
-        fold_letter(q, out.norms);
+        // (Rare: letters past the Latin table. At most 4 bytes for the 2 to 4 read.)
+        std::string folded;
+        fold_letter(q, folded);
+        std::memcpy(nq, folded.data(), std::min<std::size_t>(folded.size(), 2 * l));
+        nq += std::min<std::size_t>(folded.size(), 2 * l);
       } else if (r != Role::kMark && r != Role::kIgnore) {
         break;
       }
       i += l;
     }
     push_norm(word_begin, i, TokenKind::kWord, word_norm, shape::kOther);
-    if constexpr (kIds) *id++ = index->find(std::string_view(out.norms).substr(word_norm));
+    if constexpr (kIds) *id++ = index->find(norm_from(word_norm));
   }
+  out.norms.resize(static_cast<std::size_t>(nq - norms));
   // A line break after the last token starts no token.
   if (line_starts != nullptr && newlines != 0) line_starts->pop_back();
   const auto written = static_cast<std::size_t>(tok - (out.tokens.data() + first_token));

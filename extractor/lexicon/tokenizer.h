@@ -60,13 +60,13 @@ struct Token {
 
 struct Tokens {
   PodVector<Token> tokens;
-  std::string norms;  // every token's normalised form, back to back
+  PodVector<char> norms;  // every token's normalised form, back to back
   // The text the tokens' spans point into (offset 0 = its first byte). Set by tokenize() when
   // it is empty; a caller tokenizing pieces of a larger text sets it to that text first.
   std::string_view source;
   std::string_view norm(const Token& t) const {
     return t.norm_in_source ? source.substr(t.begin, t.end - t.begin)
-                            : std::string_view(norms).substr(t.norm_begin, t.norm_len);
+                            : std::string_view(norms.data() + t.norm_begin, t.norm_len);
   }
   // The token as written (case and accents kept).
   std::string_view raw(const Token& t) const { return source.substr(t.begin, t.end - t.begin); }
