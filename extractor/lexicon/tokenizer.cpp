@@ -389,10 +389,28 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
   };
   // Copies the ASCII letters p[from, to) as the next bytes of a normal form, lower-cased when
   // `upper` says they hold a capital.
+  // A word of up to 16 letters is copied as one 16-byte block where the text and the buffer
+  // have the room (the bytes past the word are written over by what comes next, or cut).
+  char* const norms_end = norms + first_norm + 3 * n;
   auto write_letters = [&](std::size_t from, std::size_t to, bool upper) {
-    std::memcpy(nq, p + from, to - from);
-    if (upper) lower_ascii_letters(nq, to - from);
-    nq += to - from;
+    const std::size_t len = to - from;
+#if defined(__SSE2__)
+    if (len <= 16 && n - from >= 16 && norms_end - nq >= 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from));
+      if (upper) {  // 0x20 added to the bytes A..Z
+        const __m128i caps =
+            _mm_cmpeq_epi8(_mm_min_epu8(_mm_sub_epi8(v, _mm_set1_epi8('A')), _mm_set1_epi8(25)),
+                           _mm_sub_epi8(v, _mm_set1_epi8('A')));
+        v = _mm_or_si128(v, _mm_and_si128(caps, _mm_set1_epi8(0x20)));
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(nq), v);
+      nq += len;
+      return;
+    }
+#endif
+    std::memcpy(nq, p + from, len);
+    if (upper) lower_ascii_letters(nq, len);
+    nq += len;
   };
   while (i < n) {
     std::size_t word_begin, word_norm;  // a word read on at read_word below
