@@ -347,7 +347,15 @@ ChainSetup::ChainSetup(const grammar::Grammar& g) {
     implicit = level_with_id(g.setting("partition.implicit"));
   }
   brackets_path = g.setting("partition.brackets") == "path";
-  bare_level = g.setting("partition.bare-level") == "yes";
+  {
+    // `yes`: every level; else the ids of the levels that may stand without a value.
+    const std::string& bare = g.setting("partition.bare-level");
+    bare_level = !bare.empty() && bare != "no";
+    if (bare_level && bare != "yes") {
+      std::istringstream ids(bare);
+      for (std::string id; ids >> id;) bare_level_ids.push_back(id);
+    }
+  }
   suffix_alnum = g.setting("partition.suffix") == "alnum";
   suffix_letter_index = g.setting("partition.suffix") == "letter-index";
   range_ends = g.setting("partition.range") == "ends";
@@ -1010,7 +1018,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
           // `partition.bare-level`: a level word without a value cites the level whole
           // ("Sch." -> schedule, "Sch. Pt. II" -> schedule-part-II).
           if (bare_level && pending.empty() && e.level.format != Format::kFixed &&
-              (k + 1 == n || seg[k + 1].kind == Element::Kind::kLevel)) {
+              (k + 1 == n || seg[k + 1].kind == Element::Kind::kLevel) &&
+              (cs.bare_level_ids.empty() ||
+               std::find(cs.bare_level_ids.begin(), cs.bare_level_ids.end(), e.level.id) !=
+                   cs.bare_level_ids.end())) {
             Value v;
             v.span = e.value.span;
             if (!add(add, current_level, std::move(v))) return false;

@@ -84,7 +84,8 @@ class ChainSetup {
   std::optional<Level> bare_roman;                  // partition.bare-roman
   std::optional<Level> implicit;                    // partition.implicit
   bool brackets_path = false;                       // partition.brackets = path
-  bool bare_level = false;                          // partition.bare-level = yes
+  bool bare_level = false;                          // partition.bare-level = yes | IDS
+  std::vector<std::string> bare_level_ids;          // its level ids (empty: every level)
   bool suffix_alnum = false;                        // partition.suffix = alnum
   bool suffix_letter_index = false;                 // partition.suffix = letter-index
   bool range_ends = false;                          // partition.range = ends
