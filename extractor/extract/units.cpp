@@ -872,6 +872,30 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     if (kept > run) segments.emplace_back(run, kept);
     elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(kept), elements.end());
   }
+  // A first segment of level words alone that may not stand without a value ("regulations under
+  // section 41 of that Act", "sections of Part I": not partitions of the act) cites nothing: it
+  // is dropped, and a citation the chain starts starts at the next segment.
+  Span cite = match;
+  if (segments.size() > 1) {
+    bool words_alone = true;
+    for (std::size_t k = segments[0].first; k < segments[0].second && words_alone; ++k) {
+      const Element& e = elements[k];
+      words_alone =
+          e.kind == Element::Kind::kLevel && e.level.format != Format::kFixed &&
+          !(cs.bare_level && (cs.bare_level_ids.empty() ||
+                              std::find(cs.bare_level_ids.begin(), cs.bare_level_ids.end(),
+                                        e.level.id) != cs.bare_level_ids.end()));
+    }
+    if (words_alone) {
+      const std::size_t cut = segments[1].first;
+      if (match.begin == s.begin && !elements[cut].value.span.empty()) {
+        cite.begin = elements[cut].value.span.begin;
+      }
+      elements.erase(elements.begin(), elements.begin() + static_cast<std::ptrdiff_t>(cut));
+      segments.erase(segments.begin());
+      for (auto& seg : segments) seg = {seg.first - cut, seg.second - cut};
+    }
+  }
   auto first_rank = [&](std::pair<std::size_t, std::size_t> seg) {
     for (std::size_t k = seg.first; k < seg.second; ++k) {
       if (elements[k].kind == Element::Kind::kLevel) return elements[k].level.rank;
@@ -1240,20 +1264,20 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     item.in_range = steps[count - 1].value.in_range;
   }
   if (items.size() == 1) {
-    items[0].span = match;
+    items[0].span = cite;
   } else {
     // The first item (in the text) starts the citation, the last one ends it; the inside of a
     // range has no text of its own and stands for the whole citation.
     auto first = std::min_element(items.begin(), items.end(), [](const auto& a, const auto& b) {
       return a.span.begin < b.span.begin;
     });
-    first->span.begin = match.begin;
+    first->span.begin = cite.begin;
     auto last = std::max_element(items.begin(), items.end(), [](const auto& a, const auto& b) {
       return a.whole != b.whole ? a.whole : a.span.end < b.span.end;  // an item with own words
     });
     last->span.end = match.end;
     for (auto& item : items) {
-      if (item.whole) item.span = match;
+      if (item.whole) item.span = cite;
     }
   }
   return true;
