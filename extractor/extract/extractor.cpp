@@ -1396,15 +1396,25 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           case Rule::Refers::kNone: failed = !render_emit(); break;
           case Rule::Refers::kSelf: {
             // `refers: self {s.measure}`: only when the document is an act of that type (br
-            // "desta Lei" in a Medida Provisória is the text of the Lei it amends).
+            // "desta Lei" in a Medida Provisória is the text of the Lei it amends), or of one of
+            // the types the value lists, separated by spaces (it "presente decreto": any decree).
             std::string& measure = st.measure;
             measure.clear();
             urn::ParseOptions spo;
             spo.allow_unnumbered = true;
+            auto lists = [](std::string_view types, std::string_view type) {
+              for (std::size_t at = 0; at <= types.size();) {
+                const std::size_t sp = std::min(types.find(' ', at), types.size());
+                if (types.substr(at, sp - at) == type) return true;
+                at = sp + 1;
+              }
+              return false;
+            };
             if (rule.refers_measure.choices.empty() ||
                 !render(rule.refers_measure, rc.measure_at, measure) || measure.empty() ||
                 st.self.empty() ||
-                parse_work(st.parsed_works, st.history, st.self, spo).act.measure_type == measure) {
+                lists(measure,
+                      parse_work(st.parsed_works, st.history, st.self, spo).act.measure_type)) {
               work = st.self;
             } else {
               reject("refers to the document itself, but names an act of another type");
