@@ -486,7 +486,6 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   // `partition.brackets = path`: values in brackets are unnamed levels written as they are
   // ("section 6(1)(b)" -> section-6-1-b, "(1A)", "(da)", "(iv)").
   const bool brackets_path = cs.brackets_path;
-  const bool bare_level = cs.bare_level;
   // The bracketed value starting at unit `at` ("(" value ")"): its text and the unit of ")".
   auto bracketed = [&](std::uint32_t at, std::string& text) -> std::uint32_t {
     if (!unit_is(at, "(")) return 0;
@@ -543,8 +542,6 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
   elements.clear();
   Format format = Format::kNumber;
   std::optional<Level> real_level;  // the last level written with its word (or implicit)
-  // A number read as a value (`number` and `as-written` levels), after the implicit level word
-  // when no level was written ("42 U.S.C. 1983").
   // After a letter level, a number that follows a comma belongs to the numbered level above the
   // letters ("commi 2, lettera g), e 6": comma 6); the walk climbs there.
   // The nearest level above the letters is the last level element of another format: found
@@ -562,6 +559,8 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     if (k > 0 && elements[k - 1].kind == Element::Kind::kAnd) --k;
     return k > 0 && elements[k - 1].kind == Element::Kind::kComma && numbers_above;
   };
+  // A number read as a value (`number` and `as-written` levels), after the implicit level word
+  // when no level was written ("42 U.S.C. 1983").
   auto push_number = [&](Value&& v) {
     if (format != Format::kNumber && format != Format::kAsWritten &&
         !((format == Format::kLetter || format == Format::kLetterIndex) &&
@@ -652,42 +651,24 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
              elements[elements.size() - 2].value.letter;
     };
     int repeated_ordinal = 0;
+    const bool repeated = repeated_letter(i, repeated_ordinal) != 0 && closes_letter(i);
     // ("numero iii)" under a level of numbers: not a value this chain can read.)
-    if (!letters && format != Format::kAsWritten && repeated_letter(i, repeated_ordinal) != 0 &&
-        closes_letter(i) && unit.cls >= 0) {
-      return false;
-    }
-    if (letters && repeated_letter(i, repeated_ordinal) != 0 && closes_letter(i)) {
+    if (repeated && !letters && format != Format::kAsWritten && unit.cls >= 0) return false;
+    const char single = single_letter(i);
+    if (letters &&
+        (repeated ||
+         (single != 0 && (closes_letter(i) ||
+                          (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") &&
+                           touches(i - 1, i) && touches(i, i + 1)) ||
+                          (!unit_is(i - 1, "\"") && !unit_is(i + 1, "\"") && bare_letter()))))) {
+      const int ordinal = repeated ? repeated_ordinal : single - 'a';
       Element e{Element::Kind::kValue, {}, {}};
       e.value.text = format == Format::kLetter ? std::string(norm(u_.units[i].first_token))
-                                               : std::to_string(repeated_ordinal + 1);
-      e.value.ordinal = repeated_ordinal;
+                                               : std::to_string(ordinal + 1);
+      e.value.ordinal = ordinal;
       e.value.letter = true;
       e.value.span = Span{i, i + 1};
-      const std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;
-      if (k < s.end) {
-        if (auto latin = cell(u_.units[k], ChainSetup::kLatin)) {  // "aa-bis)"
-          e.value.text += *latin;
-          e.value.ordinal = -1;
-          e.value.span.end = k + 1;
-          i = k;
-        }
-      }
-      elements.push_back(std::move(e));
-      continue;
-    }
-    if (letters && single_letter(i) != 0 &&
-        (closes_letter(i) ||
-         (i > s.begin && unit_is(i - 1, "\"") && unit_is(i + 1, "\"") && touches(i - 1, i) &&
-          touches(i, i + 1)) ||
-         (!unit_is(i - 1, "\"") && !unit_is(i + 1, "\"") && bare_letter()))) {
-      const char l = single_letter(i);
-      Element e{Element::Kind::kValue, {}, {}};
-      e.value.text = format == Format::kLetter ? std::string(1, l) : std::to_string(l - 'a' + 1);
-      e.value.ordinal = l - 'a';
-      e.value.letter = true;
-      e.value.span = Span{i, i + 1};
-      std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;
+      std::uint32_t k = unit_is(i + 1, "-") ? i + 2 : i + 1;  // a suffix: "b-ter)", "aa-bis)"
       if (k < s.end) {
         if (auto latin = cell(u_.units[k], ChainSetup::kLatin)) {
           e.value.text += *latin;
@@ -884,11 +865,8 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     bool words_alone = true;
     for (std::size_t k = segments[0].first; k < segments[0].second && words_alone; ++k) {
       const Element& e = elements[k];
-      words_alone =
-          e.kind == Element::Kind::kLevel && e.level.format != Format::kFixed &&
-          !(cs.bare_level && (cs.bare_level_ids.empty() ||
-                              std::find(cs.bare_level_ids.begin(), cs.bare_level_ids.end(),
-                                        e.level.id) != cs.bare_level_ids.end()));
+      words_alone = e.kind == Element::Kind::kLevel && e.level.format != Format::kFixed &&
+                    !cs.may_stand_bare(e.level);
     }
     if (words_alone) {
       const std::size_t cut = segments[1].first;
@@ -1045,11 +1023,9 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
           }
           // `partition.bare-level`: a level word without a value cites the level whole
           // ("Sch." -> schedule, "Sch. Pt. II" -> schedule-part-II).
-          if (bare_level && pending.empty() && e.level.format != Format::kFixed &&
+          if (pending.empty() && e.level.format != Format::kFixed &&
               (k + 1 == n || seg[k + 1].kind == Element::Kind::kLevel) &&
-              (cs.bare_level_ids.empty() ||
-               std::find(cs.bare_level_ids.begin(), cs.bare_level_ids.end(), e.level.id) !=
-                   cs.bare_level_ids.end())) {
+              cs.may_stand_bare(e.level)) {
             Value v;
             v.span = e.value.span;
             if (!add(add, current_level, std::move(v))) return false;

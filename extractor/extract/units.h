@@ -5,6 +5,7 @@
 // never throw and never guess: a value they cannot read makes the rule not apply.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -86,13 +87,19 @@ class ChainSetup {
   bool brackets_path = false;                       // partition.brackets = path
   bool bare_level = false;                          // partition.bare-level = yes | IDS
   std::vector<std::string> bare_level_ids;          // its level ids (empty: every level)
-  bool suffix_alnum = false;                        // partition.suffix = alnum
-  bool suffix_letter_index = false;                 // partition.suffix = letter-index
-  bool range_ends = false;                          // partition.range = ends
-  bool range_first = false;                         // partition.range = first
-  std::vector<std::string> prefixes;                // partition.prefix, folded words
-  std::string value_separator;                      // partition.value-separator
-  std::string nested;                               // partition.nested: "[" or empty
+  // Whether a word of `level` without a value cites the level whole (partition.bare-level).
+  bool may_stand_bare(const Level& level) const {
+    return bare_level &&
+           (bare_level_ids.empty() || std::find(bare_level_ids.begin(), bare_level_ids.end(),
+                                                level.id) != bare_level_ids.end());
+  }
+  bool suffix_alnum = false;          // partition.suffix = alnum
+  bool suffix_letter_index = false;   // partition.suffix = letter-index
+  bool range_ends = false;            // partition.range = ends
+  bool range_first = false;           // partition.range = first
+  std::vector<std::string> prefixes;  // partition.prefix, folded words
+  std::string value_separator;        // partition.value-separator
+  std::string nested;                 // partition.nested: "[" or empty
 
   // The lexicon columns the interpreters read, by attribute id: the fixed ones below, then
   // every attribute a rule's templates name (looked up once, not per value read).

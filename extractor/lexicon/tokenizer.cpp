@@ -388,9 +388,9 @@ void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const
     return std::string_view(norms + norm_begin, static_cast<std::size_t>(nq - norms) - norm_begin);
   };
   // Copies the ASCII letters p[from, to) as the next bytes of a normal form, lower-cased when
-  // `upper` says they hold a capital.
-  // A word of up to 16 letters is copied as one 16-byte block where the text and the buffer
-  // have the room (the bytes past the word are written over by what comes next, or cut).
+  // `upper` says they hold a capital: up to 16 letters as one 16-byte block where the text and
+  // the buffer have the room (the bytes past the word are written over by what comes next, or
+  // cut).
   char* const norms_end = norms + first_norm + 3 * n;
   auto write_letters = [&](std::size_t from, std::size_t to, bool upper) {
     const std::size_t len = to - from;
