@@ -2,7 +2,8 @@
 # The batch benchmark of issue 5 (one machine): `lexlink markup --out-dir` over N_FILES
 # (default 2000) documents built from the project's corpora: Italian and Portuguese text as
 # plain text and as HTML (one <p> per line), UK CLML and ZA Akoma Ntoso XML as they are.
-# Runs with 1 and 2 jobs (and JOBS="1 2 4" to choose), then HTML only with 1 job; prints files/s,
+# Runs with 1 and 2 jobs (and JOBS="1 2 4" to choose) and HTML only with 1 job, REPEAT times
+# interleaved, after waiting SETTLE seconds (default 65) for the filesystem; prints files/s,
 # MB/s (wall clock), MB/s per core (user+sys CPU time, and user time alone), citations, peak RSS
 # (GNU time -v) and the scaling 1 -> N jobs, and keeps them with the machine description in
 # bench/results/. Each figure is the median of REPEAT runs, column by column.
@@ -48,23 +49,31 @@ total_bytes=$(find "$tmp/in" -type f -printf '%s\n' | awk '{ s += $1 } END { pri
 html_bytes=$(find "$tmp/in/html" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 "$lexlink" extract --jobs 2 "$tmp/in" > /dev/null 2>&1 || true  # warm the page cache and trigger cache
 
-# run LABEL JOBS DIR BYTES: the medians (column by column) of $repeat runs, one result line.
-run() {
-  local label=$1 jobs=$2 dir=$3 bytes=$4 r
-  for ((r = 0; r < repeat; r++)); do
-    local out_dir="$tmp/out.$label.$jobs.$r"  # new each time: see the note at the top
-    /usr/bin/time -v -o "$tmp/time" "$lexlink" markup --out-dir "$out_dir" --jobs "$jobs" \
-      --progress none --stats "$tmp/stats.json" "$dir"
-    wall=$(grep -F 'Elapsed (wall clock)' "$tmp/time" | awk '{ print $NF }' |
-      awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
-    user=$(grep -F 'User time' "$tmp/time" | awk '{ print $NF }')
-    sys=$(grep -F 'System time' "$tmp/time" | awk '{ print $NF }')
-    rss=$(grep -F 'Maximum resident' "$tmp/time" | awk '{ print $NF }')
-    files=$(sed 's/.*"files_done":\([0-9]*\).*/\1/' "$tmp/stats.json")
-    cites=$(sed 's/.*"citations":\([0-9]*\).*/\1/' "$tmp/stats.json")
-    echo "$wall $user $sys $rss $files $cites"
-  done > "$tmp/runs"
-  median() { awk "{ print $1 }" "$tmp/runs" | sort -g | awk -v m=$(((repeat + 1) / 2)) 'NR == m'; }
+# The corpus was just written, and the warm-up above wrote and deleted nothing, but other
+# deletions on the same filesystem may be recent: wait SETTLE seconds (default 65, past the 30 s
+# window of recently_deleted with a margin) so the first runs do not pay for them.
+sleep "${SETTLE:-65}"
+
+# run_once LABEL JOBS DIR R: one run, its figures appended to $tmp/runs.LABEL.JOBS.
+run_once() {
+  local label=$1 jobs=$2 dir=$3 r=$4
+  local out_dir="$tmp/out.$label.$jobs.$r"  # new each time: see the note at the top
+  /usr/bin/time -v -o "$tmp/time" "$lexlink" markup --out-dir "$out_dir" --jobs "$jobs" \
+    --progress none --stats "$tmp/stats.json" "$dir"
+  wall=$(grep -F 'Elapsed (wall clock)' "$tmp/time" | awk '{ print $NF }' |
+    awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
+  user=$(grep -F 'User time' "$tmp/time" | awk '{ print $NF }')
+  sys=$(grep -F 'System time' "$tmp/time" | awk '{ print $NF }')
+  rss=$(grep -F 'Maximum resident' "$tmp/time" | awk '{ print $NF }')
+  files=$(sed 's/.*"files_done":\([0-9]*\).*/\1/' "$tmp/stats.json")
+  cites=$(sed 's/.*"citations":\([0-9]*\).*/\1/' "$tmp/stats.json")
+  echo "$wall $user $sys $rss $files $cites" >> "$tmp/runs.$label.$jobs"
+}
+
+# report LABEL JOBS BYTES: the medians (column by column) of the runs, one result line.
+report() {
+  local label=$1 jobs=$2 bytes=$3 runs="$tmp/runs.$1.$2"
+  median() { awk "{ print $1 }" "$runs" | sort -g | awk -v m=$(((repeat + 1) / 2)) 'NR == m'; }
   wall=$(median '$1') user=$(median '$2') sys=$(median '$3') rss=$(median '$4')
   files=$(median '$5') cites=$(median '$6') cpu=$(median '$2 + $3')
   echo "$label $jobs $wall $cpu" >> "$tmp/walls"
@@ -78,8 +87,14 @@ run() {
   echo "# lexlink markup --out-dir, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), median of $repeat runs"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ { print $2 }') GB RAM, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
   echo "# corpus: $n_files files (text, HTML made from the text corpora, CLML/AKN XML), $(awk -v b="$total_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
-  for j in $jobs_list; do run all "$j" "$tmp/in" "$total_bytes"; done
-  run html 1 "$tmp/in/html" "$html_bytes"
+  # Interleaved (1 job, 2 jobs, HTML, then again), so that a slow spell of the shared machine
+  # or of its filesystem falls on every configuration alike, not on one.
+  for ((r = 0; r < repeat; r++)); do
+    for j in $jobs_list; do run_once all "$j" "$tmp/in" "$r"; done
+    run_once html 1 "$tmp/in/html" "$r"
+  done
+  for j in $jobs_list; do report all "$j" "$total_bytes"; done
+  report html 1 "$html_bytes"
   base=$(awk '$1 == "all" && $2 == 1 { print $3 }' "$tmp/walls")
   base_cpu=$(awk '$1 == "all" && $2 == 1 { print $4 }' "$tmp/walls")
   for j in $jobs_list; do
