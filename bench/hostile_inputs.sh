@@ -4,7 +4,7 @@
 # (tests/cli/extract_cli_test.cpp); this script shows the bounds hold at the sizes the issue
 # names: 1 GB without a newline, a million citations in one file (and four and six million,
 # denser), a list of 100,000 items, a binary file of 100 MB, 100 MB of random bytes. Results land
-# in bench/results/.
+# in bench/results/. Then `lexlink markup --citations` applies the million citations extract found.
 # Usage: bench/hostile_inputs.sh (needs about 2.5 GB free in $TMPDIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,4 +80,13 @@ EOF
              n, b / 1e6, s, c, e, w, u, r / 1024 }'
     if [ "$errors" -gt 0 ]; then sed -n '1p' "$tmp/out" | cut -c1-200; fi
   done
+  # markup --citations with the million citations extract found there (JSON Lines in extract's
+  # order: the file is checked, then streamed; its size does not set the memory).
+  build/lexlink extract --jurisdiction it "$tmp/million.txt" > "$tmp/million.jsonl"
+  /usr/bin/time -f "%e %U %M" -o "$tmp/time" build/lexlink markup --format text \
+    --citations "$tmp/million.jsonl" "$tmp/million.txt" -o "$tmp/million.out"
+  read -r wall user rss_kb < <(tail -n 1 "$tmp/time")
+  awk -v b="$(stat -c %s "$tmp/million.jsonl")" -v w="$wall" -v u="$user" -v r="$rss_kb" 'BEGIN {
+    printf "markup --citations of million.txt (%.1f MB of JSON Lines): wall %.1f s, user %.1f s, peak RSS %.0f MB\n",
+           b / 1e6, w, u, r / 1024 }'
 } | tee "$out"

@@ -5,10 +5,19 @@
 // are required; "href" (a precomputed link target) is optional; other keys are ignored. Blank
 // lines are skipped. Any malformed line fails the whole load with `file:line:col: message`: a
 // reviewed file is applied exactly or not at all.
+//
+// Memory: a regular file whose lines are in order of "start" (as extract prints them) is read
+// twice, once to check every line and once while the document is rewritten, holding one
+// citation and a block of the file at a time, whatever its size. A file out of order, or one
+// that cannot be read twice (a pipe), is held whole and sorted (stable: equal starts keep the
+// file's order). Both give the same requests in the same order.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -20,16 +29,31 @@ class CitationsFile final : public CitationSource {
  public:
   // Parses the JSON Lines `content` (`path` names it in messages).
   static Result<CitationsFile> parse(std::string path, std::string_view content);
+  // Reads `path`: checked whole first, then streamed when it is a regular file in order.
   static Result<CitationsFile> load(const std::string& path);
+
+  CitationsFile();
+  CitationsFile(CitationsFile&&) noexcept;
+  CitationsFile& operator=(CitationsFile&&) noexcept;
+  ~CitationsFile() override;
 
   Status find(const text::TextView& chunk, std::vector<Request>& out) override;
   Status finish(std::vector<Request>& leftover) override;
 
-  std::size_t size() const { return requests_.size(); }
+  // The number of citations in the file.
+  std::size_t size() const { return count_; }
+  // True when the file is read as the document is rewritten rather than held whole.
+  bool streamed() const { return stream_ != nullptr; }
 
  private:
-  std::vector<Request> requests_;  // sorted by original start
+  class Stream;  // the second reading of a file in order
+  // The next request, from the stream or from requests_; false at the end.
+  Result<bool> peek(const Request*& next);
+
+  std::vector<Request> requests_;  // when held whole: sorted by original start
   std::size_t next_ = 0;
+  std::size_t count_ = 0;
+  std::unique_ptr<Stream> stream_;
 };
 
 }  // namespace lexlink::rewrite
