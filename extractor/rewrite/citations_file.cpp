@@ -142,18 +142,21 @@ class LineReader {
   // The next line (without its '\n') in `line`, valid until the next call; false at the end.
   Result<bool> next(std::string_view& line) {
     while (true) {
-      const std::size_t nl = buf_.find('\n', pos_);
+      // From where the last search stopped: a line of many blocks is searched once.
+      const std::size_t nl = buf_.find('\n', std::max(pos_, searched_));
       if (nl != std::string::npos) {
         line = std::string_view(buf_).substr(pos_, nl - pos_);
         pos_ = nl + 1;
         return true;
       }
+      searched_ = buf_.size();
       if (eof_) {
         if (pos_ == buf_.size()) return false;
         line = std::string_view(buf_).substr(pos_);
         pos_ = buf_.size();
         return true;
       }
+      searched_ -= pos_;
       buf_.erase(0, pos_);
       pos_ = 0;
       const std::size_t had = buf_.size();
@@ -176,7 +179,8 @@ class LineReader {
   int fd_;
   std::string path_;
   std::string buf_;
-  std::size_t pos_ = 0;
+  std::size_t pos_ = 0;       // where the next line starts in buf_
+  std::size_t searched_ = 0;  // buf_ holds no '\n' in [pos_, searched_)
   bool eof_ = false;
 };
 

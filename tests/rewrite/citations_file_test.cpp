@@ -150,3 +150,24 @@ TEST_CASE("citations files: a file changed between its checking and its use is a
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().to_string() == path + ":2:1: the file changed while it was being applied");
 }
+
+TEST_CASE("citations files: a line longer than the reading block is read whole") {
+  test::TempDir dir("citations");
+  const std::string long_text(3'500'000, 'a');  // over three 1 MiB blocks
+  const std::string path = dir.file(
+      "c.jsonl", R"({"start":0,"end":5,"urn":"urn:lex:it:stato:legge:2000-04-03;56","text":")" +
+                     long_text + "\"}\n" +
+                     R"({"start":9,"end":12,"urn":"urn:lex:it:stato:legge:2000-04-03;56~art1"})");
+  auto file = rewrite::CitationsFile::load(path);
+  REQUIRE(file.ok());
+  CHECK(file->streamed());
+  CHECK(file->size() == 2);
+  text::TextView all;
+  all.orig_end = 100;
+  std::vector<rewrite::Request> got;
+  REQUIRE(file->find(all, got).ok());
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].id == 1);
+  CHECK(got[1].id == 2);
+  CHECK(got[1].urn == "urn:lex:it:stato:legge:2000-04-03;56~art1");
+}
