@@ -509,8 +509,12 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       const std::string_view n = norm(u_.units[k].first_token);
       const bool ascii_letters =
           std::all_of(n.begin(), n.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+      // One or two letters ("(b)", "(da)"), a roman numeral ("(iv)"), or one letter written up
+      // to four times, as lists go on past "(zz)" ("(aaa)", "(jjj)"); not a word ("(new)").
+      const bool repeated = !n.empty() && n.size() <= 4 &&
+                            std::all_of(n.begin(), n.end(), [&](char c) { return c == n[0]; });
       if (t.kind == lexicon::TokenKind::kWord && ascii_letters &&
-          (n.size() <= 2 || roman_value(n).has_value())) {
+          (n.size() <= 2 || repeated || roman_value(n).has_value())) {
         text = u_.tokens.raw(t);
         ++k;
       }
