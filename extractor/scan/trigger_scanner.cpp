@@ -228,7 +228,7 @@ struct HsContext {
   bool first = false;                                // stop at the first start reported
   bool stopped = false;                              // ... and the scan did
   std::vector<std::uint32_t>* hits = nullptr;        // scan_range(): starts
-  std::vector<std::uint64_t>* keyed_hits = nullptr;  // count_starts(): group << 32 | start
+  std::vector<std::uint64_t>* keyed_hits = nullptr;  // count_starts(): start << 32 | group
 };
 
 int on_match(unsigned int id, unsigned long long, unsigned long long end, unsigned int, void* ctx) {
@@ -239,7 +239,7 @@ int on_match(unsigned int id, unsigned long long, unsigned long long end, unsign
   const std::size_t to = c->base + end, from = to - p.length;
   if (from >= c->limit || !on_boundaries(c->text, from, to, p.edges)) return 0;
   if (c->keyed_hits != nullptr) {
-    c->keyed_hits->push_back(std::uint64_t{p.group} << 32 | from);
+    c->keyed_hits->push_back(std::uint64_t{from} << 32 | p.group);
   } else {
     c->hits->push_back(static_cast<std::uint32_t>(from));
   }
@@ -248,13 +248,24 @@ int on_match(unsigned int id, unsigned long long, unsigned long long end, unsign
   return 1;
 }
 
-// Sorts and deduplicates starts that come nearly in order (Hyperscan reports by end offset).
-void sort_starts(std::vector<std::uint32_t>& h) {
+// Sorts and deduplicates values that come nearly in order: starts (Hyperscan reports by end
+// offset, so a start is out of order only among the triggers that overlap it), or start << 32 |
+// group keys. Insertion sort, linear in the values and their few inversions; std::sort when
+// there are many.
+template <class T>
+void sort_starts(std::vector<T>& h) {
+  const std::size_t budget = 8 * h.size() + 64;  // element moves before giving up
+  std::size_t moves = 0;
   for (std::size_t i = 1; i < h.size(); ++i) {
-    const std::uint32_t v = h[i];
+    const T v = h[i];
     std::size_t j = i;
     for (; j > 0 && h[j - 1] > v; --j) h[j] = h[j - 1];
     h[j] = v;
+    moves += i - j;
+    if (moves > budget) {
+      std::sort(h.begin(), h.end());
+      break;
+    }
   }
   h.erase(std::unique(h.begin(), h.end()), h.end());
 }
@@ -395,7 +406,7 @@ std::unique_ptr<TriggerScanner::Scratch> TriggerScanner::make_scratch() const {
   return scratch;
 }
 
-// Every trigger match on token boundaries in `text`: its group << 32 | start into
+// Every trigger match on token boundaries in `text`: its start << 32 | group into
 // scratch.keyed_hits (cleared first).
 Status TriggerScanner::collect(std::string_view text, Scratch& scratch) const {
   scratch.keyed_hits.clear();
@@ -410,7 +421,7 @@ Status TriggerScanner::collect(std::string_view text, Scratch& scratch) const {
   }
   re2_->matches(text, 0, text.size(), [&](std::size_t p, std::size_t i) {
     const std::uint64_t group = groups_.empty() ? 0 : groups_[i];
-    scratch.keyed_hits.push_back(group << 32 | p);
+    scratch.keyed_hits.push_back(std::uint64_t{p} << 32 | group);
     return true;
   });
   return Status::Ok();
@@ -565,9 +576,8 @@ Status TriggerScanner::count_starts(std::string_view text, Scratch& scratch,
   counts.assign(group_count_, 0);
   if (Status s = collect(text, scratch); !s) return s;
   std::vector<std::uint64_t>& keyed = scratch.keyed_hits;
-  std::sort(keyed.begin(), keyed.end());
-  keyed.erase(std::unique(keyed.begin(), keyed.end()), keyed.end());
-  for (std::uint64_t k : keyed) ++counts[static_cast<std::size_t>(k >> 32)];
+  sort_starts(keyed);  // one count per group and start, however many triggers start there
+  for (std::uint64_t k : keyed) ++counts[static_cast<std::size_t>(k & 0xFFFFFFFFu)];
   return Status::Ok();
 }
 

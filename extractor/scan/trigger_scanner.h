@@ -110,7 +110,7 @@ class TriggerScanner::Scratch {
   Scratch() = default;
   void* hs_scratch = nullptr;
   std::vector<std::uint32_t> hits;
-  std::vector<std::uint64_t> keyed_hits;  // count_starts(): group << 32 | offset
+  std::vector<std::uint64_t> keyed_hits;  // count_starts(): offset << 32 | group
 };
 
 }  // namespace lexlink::scan
