@@ -268,6 +268,11 @@ MARKUP_OPTS=(--jurisdiction auto)
   > "$T/log/serial.out" 2>&1 || fail "serial lexlink markup failed: $(tail -5 "$T/log/serial.out")"
 
 # ---- the sharded job array ----------------------------------------------------------------------
+# A task makes its outputs durable (syncfs) before it records them in its manifest, and syncfs
+# waits for every dirty page of the filesystem: a backlog left by what ran before (the builds of
+# .ci/run, a benchmark) made that take longer than the steps below wait for a record (a CI run on
+# the shared VM: "no manifest record after 10 steps (14 outputs)"). Flush it first.
+sync
 OUT="$T/out"
 shard_size=$(((n_docs + 5) / 6))
 cat > "$T/lexlink" <<EOF
@@ -337,7 +342,10 @@ steps=0
 while [ "$M" -eq 0 ]; do
   # Stopped 2.2 s, then one more file: the group of records is due and gets written. (The first
   # output may be on disk before lexlink counted it done: then it takes a second step.)
-  [ $steps -lt 10 ] || fail "no manifest record after $steps steps ($K outputs)"
+  # How many steps that takes varies (1 to 15 seen on the 2-core VM: the task's syncfs before it
+  # records may outlast a step); the node must still die with files of the shard left to do.
+  [ "$K" -lt $((${#vfiles[@]} - 3)) ] && [ "$(left)" -gt 60 ] ||
+    fail "no manifest record after $steps steps ($K of ${#vfiles[@]} outputs, $(left) s of budget left)"
   sleep 2.2
   K0=$K
   run_until progress
@@ -353,7 +361,7 @@ n2pids=$(cluster_pids n2)
 kill -STOP $n2pids 2>/dev/null || true
 # shellcheck disable=SC2086
 kill -KILL $n2pids 2>/dev/null || true
-note "node n2 killed (pids $(echo $n2pids)) in shard $vidx: $k of ${#vfiles[@]} outputs written, $m recorded"
+note "node n2 killed (pids $(echo $n2pids)) in shard $vidx: $k of ${#vfiles[@]} outputs written, $m recorded, after $steps steps"
 
 # Slurm notices the dead node, requeues the shard's task; the array and the check job complete.
 job_gone() { [ -z "$(squeue -h -j "$jid,$cid" 2>/dev/null)" ] && scontrol show job "$cid" > /dev/null 2>&1; }
