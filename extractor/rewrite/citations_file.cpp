@@ -6,12 +6,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <optional>
 
 #include <nlohmann/json.hpp>
-
-#include "common/tsv.h"
 
 namespace lexlink::rewrite {
 namespace {
@@ -134,13 +131,29 @@ Result<bool> parse_line(const std::string& path, std::uint32_t number, std::stri
   return true;
 }
 
-// The lines of an open file, a block at a time; a line longer than a block is held whole.
-class LineReader {
+// The requests of an open file, a line at a time (blank lines skipped, lines numbered from 1);
+// the file is read a block at a time, and a line longer than a block is held whole.
+class RequestReader {
  public:
-  LineReader(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  RequestReader(int fd, const std::string& path) : fd_(fd), path_(path) {}
 
+  // The next request in `r`; false at the end of the file.
+  Result<bool> next(Request& r) {
+    std::string_view line;
+    while (true) {
+      auto got = next_line(line);
+      if (!got || !*got) return got;
+      auto parsed = parse_line(path_, ++number_, line, r);
+      if (!parsed || *parsed) return parsed;
+    }
+  }
+  // The number of the line `next` read last.
+  std::uint32_t line_number() const { return number_; }
+  const std::string& path() const { return path_; }
+
+ private:
   // The next line (without its '\n') in `line`, valid until the next call; false at the end.
-  Result<bool> next(std::string_view& line) {
+  Result<bool> next_line(std::string_view& line) {
     while (true) {
       // From where the last search stopped: a line of many blocks is searched once.
       const std::size_t nl = buf_.find('\n', std::max(pos_, searched_));
@@ -175,14 +188,21 @@ class LineReader {
     }
   }
 
- private:
   int fd_;
   std::string path_;
+  std::uint32_t number_ = 0;  // lines read
   std::string buf_;
   std::size_t pos_ = 0;       // where the next line starts in buf_
   std::size_t searched_ = 0;  // buf_ holds no '\n' in [pos_, searched_)
   bool eof_ = false;
 };
+
+// Sorts requests by original start (stable: equal starts keep the file's order).
+void sort_by_start(std::vector<Request>& requests) {
+  std::stable_sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
+    return a.original->begin < b.original->begin;
+  });
+}
 
 // Closes a descriptor when it goes out of scope.
 struct Fd {
@@ -197,23 +217,17 @@ struct Fd {
 // The second reading of a file already checked whole and found in order: one request ahead.
 class CitationsFile::Stream {
  public:
-  Stream(int fd, const std::string& path) : fd_(fd), reader_(fd, path), path_(path) {}
+  Stream(int fd, const std::string& path) : fd_(fd), reader_(fd, path) {}
   ~Stream() { ::close(fd_); }
 
   Result<bool> peek(const Request*& next) {
     if (!has_pending_) {
-      std::string_view line;
-      while (true) {
-        auto got = reader_.next(line);
-        if (!got) return got.error();
-        if (!*got) return false;
-        auto parsed = parse_line(path_, ++number_, line, pending_);
-        if (!parsed) return parsed.error();
-        if (*parsed) break;
-      }
+      auto got = reader_.next(pending_);
+      if (!got || !*got) return got;
       // Checked in order on the first reading: a line out of order now means the file changed.
       if (pending_.original->begin < last_start_) {
-        return line_error(path_, number_, 1, "the file changed while it was being applied");
+        return line_error(reader_.path(), reader_.line_number(), 1,
+                          "the file changed while it was being applied");
       }
       last_start_ = pending_.original->begin;
       has_pending_ = true;
@@ -228,9 +242,7 @@ class CitationsFile::Stream {
 
  private:
   int fd_;
-  LineReader reader_;
-  std::string path_;
-  std::uint32_t number_ = 0;
+  RequestReader reader_;
   Request pending_;
   bool has_pending_ = false;
   std::uint64_t last_start_ = 0;
@@ -255,9 +267,7 @@ Result<CitationsFile> CitationsFile::parse(std::string path, std::string_view co
     if (!parsed) return parsed.error();
     if (*parsed) out.requests_.push_back(std::move(r));
   }
-  std::stable_sort(
-      out.requests_.begin(), out.requests_.end(),
-      [](const Request& a, const Request& b) { return a.original->begin < b.original->begin; });
+  sort_by_start(out.requests_);
   out.count_ = out.requests_.size();
   return out;
 }
@@ -268,35 +278,42 @@ Result<CitationsFile> CitationsFile::load(const std::string& path) {
   if (file.fd < 0) return io_error("cannot open", path, errno);
   struct stat st;
   if (::fstat(file.fd, &st) != 0) return io_error("cannot read", path, errno);
+  // Held whole: every request read from the descriptor as it stands, then sorted.
   auto whole = [&]() -> Result<CitationsFile> {
-    std::string content;
-    if (Status s = read_file(path, content); !s) return s.error();
-    return parse(path, content);
+    CitationsFile out;
+    RequestReader reader(file.fd, path);
+    Request r;
+    while (true) {
+      auto got = reader.next(r);
+      if (!got) return got.error();
+      if (!*got) break;
+      out.requests_.push_back(std::move(r));
+    }
+    sort_by_start(out.requests_);
+    out.count_ = out.requests_.size();
+    return out;
   };
-  if (!S_ISREG(st.st_mode)) return whole();
+  if (!S_ISREG(st.st_mode)) return whole();  // a pipe: read once
 
   // First reading: every line checked, nothing kept but whether the starts are in order.
-  LineReader reader(file.fd, path);
-  std::string_view line;
-  std::uint32_t number = 0;
   std::size_t count = 0;
-  std::uint64_t last_start = 0;
   bool in_order = true;
-  Request r;
-  while (true) {
-    auto got = reader.next(line);
-    if (!got) return got.error();
-    if (!*got) break;
-    auto parsed = parse_line(path, ++number, line, r);
-    if (!parsed) return parsed.error();
-    if (!*parsed) continue;
-    ++count;
-    if (r.original->begin < last_start) in_order = false;
-    last_start = r.original->begin;
+  {
+    RequestReader reader(file.fd, path);
+    std::uint64_t last_start = 0;
+    Request r;
+    while (true) {
+      auto got = reader.next(r);
+      if (!got) return got.error();
+      if (!*got) break;
+      ++count;
+      if (r.original->begin < last_start) in_order = false;
+      last_start = r.original->begin;
+    }
   }
+  if (::lseek(file.fd, 0, SEEK_SET) != 0) return io_error("cannot read", path, errno);
   if (!in_order) return whole();
 
-  if (::lseek(file.fd, 0, SEEK_SET) != 0) return io_error("cannot read", path, errno);
   CitationsFile out;
   out.count_ = count;
   out.stream_ = std::make_unique<Stream>(file.fd, path);
@@ -311,24 +328,22 @@ Result<bool> CitationsFile::peek(const Request*& next) {
   return true;
 }
 
-Status CitationsFile::find(const text::TextView& chunk, std::vector<Request>& out) {
+Status CitationsFile::take_until(std::optional<std::uint64_t> end, std::vector<Request>& out) {
   while (true) {
     const Request* next = nullptr;
     auto got = peek(next);
     if (!got) return got.error();
-    if (!*got || next->original->begin >= chunk.orig_end) return Status::Ok();
+    if (!*got || (end && next->original->begin >= *end)) return Status::Ok();
     out.push_back(stream_ ? stream_->take() : std::move(requests_[next_++]));
   }
 }
 
+Status CitationsFile::find(const text::TextView& chunk, std::vector<Request>& out) {
+  return take_until(chunk.orig_end, out);
+}
+
 Status CitationsFile::finish(std::vector<Request>& leftover) {
-  while (true) {
-    const Request* next = nullptr;
-    auto got = peek(next);
-    if (!got) return got.error();
-    if (!*got) return Status::Ok();
-    leftover.push_back(stream_ ? stream_->take() : std::move(requests_[next_++]));
-  }
+  return take_until(std::nullopt, leftover);
 }
 
 }  // namespace lexlink::rewrite

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,8 @@ class CitationsFile final : public CitationSource {
   class Stream;  // the second reading of a file in order
   // The next request, from the stream or from requests_; false at the end.
   Result<bool> peek(const Request*& next);
+  // Moves the requests that start before `end` (all of them without one) to `out`.
+  Status take_until(std::optional<std::uint64_t> end, std::vector<Request>& out);
 
   std::vector<Request> requests_;  // when held whole: sorted by original start
   std::size_t next_ = 0;
