@@ -945,7 +945,8 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
                                       {"char_end", c.char_end},
                                       {"text", c.text},
                                       {"urn", c.urn},
-                                      {"rule", c.rule}})
+                                      {"rule", c.rule},
+                                      {"overlaps_gold", overlaps_any}})
                  << "\n";
       }
     }
