@@ -186,6 +186,37 @@ struct ShortKeyHash {
   }
 };
 
+// The number of a work name, the digits after its last ';' ("...:2005;3523" -> "3523"), or ""
+// when it has none or it is not all digits (a partial name, a local Act's roman chapter).
+std::string_view work_number(std::string_view work) {
+  const std::size_t semi = work.rfind(';');
+  if (semi == std::string_view::npos || semi + 1 == work.size()) return {};
+  const std::string_view n = work.substr(semi + 1);
+  for (const char ch : n) {
+    if (ch < '0' || ch > '9') return {};
+  }
+  return n;
+}
+
+// Whether `text` writes `number` as one of its numbers, thousands separators allowed ("Lei nº
+// 10.406" writes 10406; "Order 2005" does not write 3523).
+bool writes_number(std::string_view text, std::string_view number) {
+  std::string digits;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char ch = i < text.size() ? text[i] : ' ';
+    if (ch >= '0' && ch <= '9') {
+      digits += ch;
+    } else if (ch == '.' && !digits.empty() && i + 1 < text.size() && text[i + 1] >= '0' &&
+               text[i + 1] <= '9') {
+      continue;  // "10.406"
+    } else if (!digits.empty()) {
+      if (digits == number) return true;
+      digits.clear();
+    }
+  }
+  return false;
+}
+
 // What same_act() compares of a work name.
 struct ActKey {
   bool ok = false;  // the name parses
@@ -1554,12 +1585,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                          u.tokens.tokens[between.first_token].kind == lexicon::TokenKind::kPunct;
           }
           if (only_punct) {
-            // Keep the citation that gives the act's date or number ("testo unico bancario
-            // (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406 ... - Código
-            // Civil": the first).
-            auto has_digit = [](std::string_view t) {
-              return std::any_of(t.begin(), t.end(),
-                                 [](char ch) { return ch >= '0' && ch <= '9'; });
+            // Keep the citation that gives the act's number, or without one its date ("testo
+            // unico bancario (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406
+            // ... - Código Civil": the first; "The Cambridgeshire Guided Busway Order 2005; S.I.
+            // 2005/3523", a title from the catalogue: the second, which writes the number).
+            const std::string_view number = work_number(work_name);
+            auto has_digit = [&](std::string_view t) {
+              return number.empty() ? std::any_of(t.begin(), t.end(),
+                                                  [](char ch) { return ch >= '0' && ch <= '9'; })
+                                    : writes_number(t, number);
             };
             std::uint32_t b = s, en = end;
             while (b < en && u.units[b].token_count == 0) ++b;
