@@ -54,11 +54,12 @@ void AtomicFile::abort() {
   temp_.clear();
 }
 
-Status AtomicFile::open(const std::string& path) {
+Status AtomicFile::open(const std::string& path, Destination destination) {
   namespace fs = std::filesystem;
   path_ = path;
+  looked_up_ = destination == Destination::kMayExist;
   struct stat st {};
-  const bool replaces = ::stat(path.c_str(), &st) == 0;
+  const bool replaces = looked_up_ && ::stat(path.c_str(), &st) == 0;
   // A new file gets 0666 minus the umask, by open(); one that replaces another gets its owner,
   // group and permissions below.
   const mode_t mode = replaces ? st.st_mode & 0777 : 0666;
@@ -102,6 +103,27 @@ Status AtomicFile::commit(bool sync) {
     const int err = errno;
     abort();
     return io_error("cannot write", path_, err);
+  }
+  if (!looked_up_) {
+    // Expected new: renamed only if nothing is there. Something is (or the filesystem cannot
+    // tell: EINVAL): give the new file that file's owner and permissions, then replace it.
+    if (::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) {
+      temp_.clear();
+      return Status::Ok();
+    }
+    if (errno != EEXIST && errno != EINVAL && errno != ENOSYS) {
+      const int err = errno;
+      abort();
+      return io_error("cannot rename the temporary file to", path_, err);
+    }
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0) {
+      const int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        keep_owner_and_mode(fd, st);
+        ::close(fd);
+      }
+    }
   }
   if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
     const int err = errno;

@@ -2,7 +2,8 @@
 // fixed temporary name DIR/.NAME.lexlink-tmp (a stale one left by a killed run is overwritten)
 // and renamed over DIR/NAME by commit(); without commit() the temporary file is removed. Parent
 // folders are created as needed; an existing destination keeps its owner, group and permissions
-// (as far as the process may give them: keep_owner_and_mode below).
+// (as far as the process may give them: keep_owner_and_mode below), whether open() looked it up
+// or commit() found it (Destination).
 //
 // commit(sync=true) fsyncs the file before the rename (in-place updates: the old content must
 // never be lost). commit(sync=false) leaves durability to a later syncfs() of the whole output
@@ -31,6 +32,19 @@ std::string temp_name_for(const std::string& path);
 // True for a name (not a path) that is one of ours (".X.lexlink-tmp").
 bool is_temp_name(const std::string& filename);
 
+// What open() assumes of the destination.
+enum class Destination {
+  // It may exist: it is looked up first, and the temporary file gets its owner and permissions
+  // from the start (in-place updates; a run into an output tree that was there before).
+  kMayExist,
+  // It should not (a fresh output tree): no lookup before the temporary file is made, and
+  // commit() renames without replacing. Only if a file is found there after all is it looked
+  // up, its owner and permissions given to the new file, and replaced. (On Linux, looking up a
+  // name a folder does not hold waits for the folder's lock while another thread creates a file
+  // in it: with two jobs writing one output folder, half the workers' context switches.)
+  kNew,
+};
+
 class AtomicFile {
  public:
   AtomicFile() = default;
@@ -38,7 +52,7 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  Status open(const std::string& path);
+  Status open(const std::string& path, Destination destination = Destination::kMayExist);
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
   Status commit(bool sync);
@@ -48,6 +62,7 @@ class AtomicFile {
   int fd_ = -1;
   std::string path_;
   std::string temp_;
+  bool looked_up_ = true;  // the destination was looked up by open()
 };
 
 // Groups the durability of many outputs: note() each committed file; when due() (every

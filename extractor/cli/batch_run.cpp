@@ -273,7 +273,8 @@ std::string options_fingerprint(const std::string& data_dir, const std::string& 
 namespace {
 
 struct FileResult {
-  enum class Kind { kOk, kSkipped, kError } kind = Kind::kOk;
+  // kNotRun: not started, the run stopping (a full disk, a signal): no record, --resume does it.
+  enum class Kind { kOk, kSkipped, kError, kNotRun } kind = Kind::kOk;
   std::string error;
   std::uint64_t bytes = 0;  // input bytes read (decompressed)
   std::uint64_t citations = 0;
@@ -316,23 +317,36 @@ class MarkupBatch {
  public:
   MarkupBatch(const MarkupSetup& setup, const BatchOptions& options, std::string out_dir,
               bool in_place, bool resume, const batch::Manifest& manifest,
-              batch::Hash128 fingerprint)
+              batch::Hash128 fingerprint, batch::Destination destination)
       : setup_(setup),
         options_(options),
         out_dir_(std::move(out_dir)),
         in_place_(in_place),
         resume_(resume),
         manifest_(manifest),
-        fingerprint_(fingerprint) {}
+        fingerprint_(fingerprint),
+        destination_(destination) {}
 
   std::string output_path(const batch::Input& in) const {
     return in_place_ ? in.path : out_dir_ + "/" + in.rel;
   }
 
   // `worker`: the index of the pool's thread running it (below options.jobs).
+  // Once the outputs' disk has failed or a signal asked to stop, the files still in the window
+  // are not started (kNotRun): the run stops after the files being written, as it did when the
+  // window held 2 * jobs + 2 files, not after all 16 * jobs + 2.
   FileResult run(const batch::Input& in, std::size_t worker) {
+    if (halted_.load(std::memory_order_relaxed) || stop_signal() != 0) {
+      FileResult r;
+      r.kind = FileResult::Kind::kNotRun;
+      return r;
+    }
     try {
-      return run_file(in, workers_[worker]);
+      FileResult r = run_file(in, workers_[worker]);
+      if (r.kind == FileResult::Kind::kError && output_disk_failed(r.os_error)) {
+        halted_.store(true, std::memory_order_relaxed);
+      }
+      return r;
     } catch (const std::exception& e) {  // bad_alloc on a hostile document
       FileResult r;
       r.kind = FileResult::Kind::kError;
@@ -399,7 +413,7 @@ class MarkupBatch {
           "document");
     }
     batch::AtomicFile out;
-    if (Status s = out.open(out_path); !s) {
+    if (Status s = out.open(out_path, destination_); !s) {
       return error(s.error().to_string(), s.error().os_error);
     }
     batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
@@ -474,6 +488,8 @@ class MarkupBatch {
   bool resume_;
   const batch::Manifest& manifest_;
   batch::Hash128 fingerprint_;
+  batch::Destination destination_;
+  std::atomic<bool> halted_{false};  // the outputs' disk failed: start no more files
   std::vector<Worker> workers_ = std::vector<Worker>(options_.jobs);
 };
 
@@ -623,6 +639,14 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
         "--out-dir is the input root: the outputs would replace the inputs "
         "(use --in-place for that)");
   }
+  // A fresh output tree (no folder yet, or an empty one) holds no output to replace: each output
+  // is made without looking up its name first (batch::Destination::kNew).
+  bool fresh_tree = false;
+  if (!in_place) {
+    std::error_code ec;
+    fresh_tree =
+        !fs::exists(out_dir, ec) || (fs::is_directory(out_dir, ec) && fs::is_empty(out_dir, ec));
+  }
   std::string manifest_path = args.get("manifest");
   if (manifest_path.empty()) {
     manifest_path = (in_place ? walker.root() : out_dir) + "/.lexlink-manifest";
@@ -668,11 +692,15 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   // href or link list is kept.
   MarkupSetup lean = setup;
   lean.options.outcome_details = false;
-  MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), manifest, fingerprint);
+  MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), manifest, fingerprint,
+                     fresh_tree ? batch::Destination::kNew : batch::Destination::kMayExist);
   batch::OrderedPool<batch::Input, FileResult> pool(
-      options.jobs, 2 * options.jobs + 2,
+      options.jobs, 16 * options.jobs + 2,
       [&](batch::Input& in, std::size_t worker) { return runner.run(in, worker); });
-  // The inputs submitted and not yet done, in order (the pool's window: 2 * jobs + 2 at most).
+  // The inputs submitted and not yet done, in order (the pool's window: 16 * jobs + 2 at most,
+  // so that a worker on a large file does not leave the others idle for want of submitted files,
+  // and the main thread, waking for 8 * jobs results at a time, finds them all still busy: with
+  // 2 * jobs + 2, woken for jobs + 2, a run of 9 KB pages made one context switch per file).
   std::deque<batch::Input> in_flight;
   bool walk_failed = false;
   bool more = total > 0;  // the walker has inputs left
@@ -709,11 +737,12 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   while ((more && go_on()) || !pool.empty()) {
     while (more && !pool.full() && go_on()) submit_next();
     if (pool.empty()) break;
-    // Woken once for several files, not for every one: when jobs + 2 results are ready, each
-    // worker still has a file (the window is 2 * jobs + 2).
-    FileResult r = pool.pop(options.jobs + 2);
+    // Woken once for several files, not for every one: when 8 * jobs results are ready, each
+    // worker still has files (the window is 16 * jobs + 2).
+    FileResult r = pool.pop(8 * options.jobs);
     const batch::Input in = std::move(in_flight.front());
     in_flight.pop_front();
+    if (r.kind == FileResult::Kind::kNotRun) continue;
     ++done;
     const bool failed = r.kind == FileResult::Kind::kError;
     const bool skipped = r.kind == FileResult::Kind::kSkipped;

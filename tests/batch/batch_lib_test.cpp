@@ -264,6 +264,30 @@ TEST_CASE("an atomic file not committed leaves nothing behind, and a stale temp 
   CHECK_FALSE(is_temp_name("out.html"));
 }
 
+TEST_CASE("an atomic file expected new is made without replacing, and replaces one found after all",
+          "[batch]") {
+  TempDir dir;
+  const std::string fresh = (dir.path / "new" / "a.html").string();
+  const std::string there = (dir.path / "b.html").string();
+  std::ofstream(there) << "old";
+  fs::permissions(there, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  for (const bool sync : {false, true}) {
+    INFO("sync " << sync);
+    for (const std::string& path : {fresh, there}) {
+      INFO(path);
+      AtomicFile f;
+      REQUIRE(f.open(path, Destination::kNew));
+      REQUIRE(::write(f.fd(), "new", 3) == 3);
+      REQUIRE(f.commit(sync));
+      CHECK(slurp(path) == "new");
+      CHECK_FALSE(fs::exists(temp_name_for(path)));
+    }
+    // The file that was there keeps its permissions, found by commit() (open() did not look).
+    CHECK((fs::status(there).permissions() & fs::perms::all) ==
+          (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  }
+}
+
 TEST_CASE("the ordered pool returns results in submission order with bounded work in flight",
           "[batch]") {
   std::atomic<int> running{0}, most{0};
