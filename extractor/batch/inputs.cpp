@@ -185,7 +185,10 @@ Status InputWalker::list_folder(const std::string& given_dir, const std::string&
     std::error_code ec2;
     const bool is_dir = it->is_directory(ec2);
     if (is_dir && it->is_symlink(ec2)) continue;  // links to folders are not followed
-    std::string refused = is_dir ? std::string() : special_file(it->status(ec2));
+    // A regular file is told by the folder listing's own type (d_type), without a stat; only
+    // the others (links, special files, filesystems that do not tell) are looked up.
+    std::string refused =
+        is_dir || it->is_regular_file(ec2) ? std::string() : special_file(it->status(ec2));
     entries.push_back({std::move(name), is_dir, std::move(refused)});
   }
   if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
