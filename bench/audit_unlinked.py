@@ -4,13 +4,14 @@
 `lexlink eval CORPUS --details D.jsonl` lists every prediction no gold row agrees with; those
 whose `overlaps_gold` is false touch no link at all: the publisher left that text unlinked. Some
 publishers link only part of what they cite (legislation.gov.uk's "made" instruments, Laws.Africa,
-the US Code), so whether those predictions are errors can only be told by reading them. This
-script draws N of them with a fixed seed and writes a TSV with each one's context and an empty
-`verdict` column; once the verdicts are filled in, `--score FILE.tsv` prints how many of the
-sample were right and the precision the sample implies, with a 95% Wilson interval.
+the US Code), so whether those predictions are errors can only be told by reading them. `sample`
+draws N of them (those whose hash with the seed is smallest) and writes a TSV with each one's
+context and an empty `verdict` column; once the verdicts are filled in, `score` prints how many of the
+sample were right (95% Wilson interval) and, given what `lexlink eval CORPUS --linked-only`
+printed, the precision and F1 had the unlinked predictions been scored at the sample's share.
 
-  bench/audit_unlinked.py sample CORPUS DETAILS.jsonl [--n 60] [--seed 1] > SAMPLE.tsv
-  bench/audit_unlinked.py score SAMPLE.tsv [--eval-line "work P=... pred=... left out=..."]
+  bench/audit_unlinked.py sample CORPUS DETAILS.jsonl [--n 60] [--seed 1] [--verdicts OLD.tsv] > SAMPLE.tsv
+  bench/audit_unlinked.py score SAMPLE.tsv [--linked-only-eval EVAL.txt]
 
 Verdicts: `correct` (a citation, and the name is right as far as it goes: a partial name counts
 when what it names is right), `wrong-work` (a citation, but of another work or a wrong number),
@@ -20,7 +21,8 @@ import argparse
 import csv
 import json
 import math
-import random
+import re
+import hashlib
 import sys
 from pathlib import Path
 
@@ -34,9 +36,21 @@ def sample(args):
             d = json.loads(line)
             if d.get("kind") == "false-positive" and d.get("overlaps_gold") is False:
                 rows.append(d)
-    rows.sort(key=lambda d: (d["doc"], d["char_start"], d["char_end"], d["urn"]))
-    picked = random.Random(args.seed).sample(rows, min(args.n, len(rows)))
+    # The N predictions whose keyed hash is smallest: a prediction is drawn or not whatever the
+    # others are, so a change that adds or removes a few predictions leaves the rest of the
+    # sample, and the verdicts already given, as they were (--verdicts FILE reuses them).
+    def rank(d):
+        key = f"{args.seed}\t{d['doc']}\t{d['char_start']}\t{d['char_end']}\t{d['urn']}"
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    picked = sorted(rows, key=rank)[: args.n]
     picked.sort(key=lambda d: (d["doc"], d["char_start"], d["char_end"], d["urn"]))
+    known = {}
+    if args.verdicts:
+        with open(args.verdicts, encoding="utf-8") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                if row["verdict"].strip():
+                    known[(row["doc"], int(row["char_start"]), int(row["char_end"]), row["urn"])] = (
+                        row["verdict"], row["note"])
     texts = {}
     out = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
     out.writerow(["doc", "char_start", "char_end", "text", "urn", "rule", "context", "verdict", "note"])
@@ -49,7 +63,8 @@ def sample(args):
             sys.exit(f"{d['doc']}:{s}-{e}: the text there is not {d['text']!r}")
         ctx = (t[max(0, s - args.context):s] + "[[" + t[s:e] + "]]" + t[e:e + args.context])
         ctx = " ".join(ctx.split())
-        out.writerow([d["doc"], s, e, d["text"], d["urn"], d["rule"], ctx, "", ""])
+        verdict, note = known.get((d["doc"], s, e, d["urn"]), ("", ""))
+        out.writerow([d["doc"], s, e, d["text"], d["urn"], d["rule"], ctx, verdict, note])
     print(f"{len(picked)} of {len(rows)} unlinked predictions, seed {args.seed}", file=sys.stderr)
 
 
@@ -72,18 +87,36 @@ def score(args):
                 sys.exit(f"{args.sample}:{i}: verdict {v!r} is not one of {', '.join(VERDICTS)}")
             counts[v] += 1
     n = sum(counts.values())
+    if n == 0:
+        sys.exit(f"{args.sample}: no rows")
     k = counts["correct"]
     lo, hi = wilson(k, n)
     print(f"{args.sample}: {n} read; " + ", ".join(f"{v} {c}" for v, c in counts.items()))
     print(f"share correct: {k / n:.3f} (95% Wilson interval {lo:.3f}-{hi:.3f})")
-    if args.linked_tp is not None:
-        # Precision with the unlinked predictions counted at the sampled share: the linked ones
-        # as eval --linked-only scored them, the unlinked at k/n (and the interval's ends).
-        tp, linked, unlinked, recall = args.linked_tp, args.linked, args.unlinked, args.recall
-        for label, share in (("estimate", k / n), ("low", lo), ("high", hi)):
-            p = (tp + share * unlinked) / (linked + unlinked)
-            f1 = 2 * p * recall / (p + recall) if p + recall else 0.0
-            print(f"{label}: precision {p:.3f}, F1 {f1:.3f} (recall {recall:.3f})")
+    if args.linked_only_eval:
+        # The precision had every prediction been scored: those a link overlaps as
+        # `eval --linked-only` scored them, the unlinked ones at the sample's share (work level:
+        # right work, partition level: right work and partition), with the interval's ends.
+        text = Path(args.linked_only_eval).read_text(encoding="utf-8")
+        m = re.search(r"work P=([0-9.]+) R=([0-9.]+) F1=[0-9.]+; partition P=([0-9.]+) R=([0-9.]+)", text)
+        pred = re.search(r"\bpred=([0-9]+)", text)
+        left = re.search(r"left out \(no gold row overlaps them\): ([0-9]+)", text)
+        if not (m and pred and left):
+            sys.exit(f"{args.linked_only_eval}: not the output of lexlink eval --linked-only")
+        linked, unlinked = int(pred.group(1)), int(left.group(1))
+        kw = k + counts["wrong-partition"]
+        for label, (p_linked, recall, right) in (
+                ("work", (float(m.group(1)), float(m.group(2)), kw)),
+                ("partition", (float(m.group(3)), float(m.group(4)), k))):
+            lo_s, hi_s = wilson(right, n)
+            parts = []
+            for share in (right / n, lo_s, hi_s):
+                p = (p_linked * linked + share * unlinked) / (linked + unlinked)
+                f1 = 2 * p * recall / (p + recall) if p + recall else 0.0
+                parts.append((p, f1))
+            print(f"{label}: precision {parts[0][0]:.3f} ({parts[1][0]:.3f}-{parts[2][0]:.3f}), "
+                  f"F1 {parts[0][1]:.3f} ({parts[1][1]:.3f}-{parts[2][1]:.3f}), recall {recall:.3f}; "
+                  f"{linked} linked predictions, {unlinked} unlinked at {right}/{n}")
 
 
 def main():
@@ -95,18 +128,14 @@ def main():
     s.add_argument("--n", type=int, default=60)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--context", type=int, default=160)
+    s.add_argument("--verdicts", help="an earlier judged sample: its verdicts are kept for the rows drawn again")
     c = sub.add_parser("score")
     c.add_argument("sample")
-    c.add_argument("--linked-tp", type=float, help="true positives among the linked predictions (eval --linked-only: P x pred)")
-    c.add_argument("--linked", type=float, help="linked predictions (eval --linked-only: pred)")
-    c.add_argument("--unlinked", type=float, help="predictions left out (eval --linked-only: left out)")
-    c.add_argument("--recall", type=float, help="recall (eval)")
+    c.add_argument("--linked-only-eval", help="what `lexlink eval CORPUS --linked-only` printed (a file)")
     args = ap.parse_args()
     if args.cmd == "sample":
         sample(args)
     else:
-        if args.linked_tp is not None and None in (args.linked, args.unlinked, args.recall):
-            sys.exit("--linked-tp needs --linked, --unlinked and --recall")
         score(args)
 
 
