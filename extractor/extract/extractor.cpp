@@ -460,7 +460,10 @@ struct Extractor::Session::State {
   std::string work, measure, year, ref;
   std::vector<Interpreter::PartitionItem> items, head_items;
   ActKeys act_keys;  // same_act()'s parsed names
-  int chosen = -1;   // with --jurisdiction auto: the engine this document is read with
+  // Names the document defines for an act (`defines`: "(“the 2014 Act”)" after its citation),
+  // by measure type and year ("act 2014") -> the act's work name.
+  std::unordered_map<std::string, std::string> defined;
+  int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
     std::size_t engine = 0;
@@ -1423,6 +1426,37 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           return true;
         };
+        if (rule.defines) {
+          // A definition right after a citation ("... Act 2014 (anaw 4) (“the 2014 Act”)"): the
+          // phrase names that act from here on; no citation.
+          std::string& measure = st.measure;
+          std::string& year = st.year;
+          measure.clear();
+          year.clear();
+          if (!st.previous.valid || st.history.empty() || s < st.previous.end_unit ||
+              s - st.previous.end_unit > 1 ||
+              !render(rule.refers_measure, rc.measure_at, measure) ||
+              !render(rule.refers_year, rc.year_at, year)) {
+            reject("defines a name, but no citation ends just before");
+            continue;
+          }
+          const Act& act = st.history.newest();
+          if (act.measure_type != measure || act.year != year) {
+            reject("defines a name of another type or year than the act cited just before");
+            continue;
+          }
+          // A partial name (a title alone: "... Act 1989 (“the 1989 Act”)") binds nothing: a
+          // later citation may give the act's number ("1989 c. 4. The 1989 Act ...").
+          if (work_number(act.work).empty()) {
+            reject("defines a name for an act whose name is partial (nothing bound)");
+            continue;
+          }
+          st.defined[measure + ' ' + year] = act.work;
+          reject("defines a name for the act cited just before (no citation)");
+          st.previous.end_unit = end;
+          emitted = true;
+          break;
+        }
         switch (rule.refers) {
           case Rule::Refers::kNone: failed = !render_emit(); break;
           case Rule::Refers::kSelf: {
@@ -1464,7 +1498,13 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             const bool by_year = !rule.refers_year.choices.empty();
             if (render(rule.refers_measure, rc.measure_at, measure) &&
                 (!by_year || render(rule.refers_year, rc.year_at, year))) {
-              for (std::size_t k = 0; k < st.history.size(); ++k) {
+              // A name the document defined ("the 2014 Act") before the last act of its year.
+              if (by_year && !st.defined.empty()) {
+                if (auto it = st.defined.find(measure + ' ' + year); it != st.defined.end()) {
+                  work = it->second;
+                }
+              }
+              for (std::size_t k = 0; work.empty() && k < st.history.size(); ++k) {
                 const Act& act = st.history.newest(k);
                 if (act.measure_type == measure && (!by_year || act.year == year)) {
                   work = act.work;
@@ -1764,6 +1804,7 @@ Status Extractor::extract_from(const text::TextView& chunk, Session& session,
     std::vector<std::uint64_t> saved_breaks = st.breaks;
     st.history.pin();  // the heading pass may clear the parsed names the acts point to
     auto saved_history = st.history;
+    auto saved_defined = st.defined;
     std::vector<Citation> found;
     CitationSink found_sink{found};  // (no spares: these citations are dropped)
     st.heading_pass = true;
@@ -1778,6 +1819,7 @@ Status Extractor::extract_from(const text::TextView& chunk, Session& session,
     st.heading_pass = false;
     st.breaks = std::move(saved_breaks);
     st.history = std::move(saved_history);
+    st.defined = std::move(saved_defined);
     st.previous.valid = false;
     std::stable_sort(found.begin(), found.end(), [](const Citation& a, const Citation& b) {
       return a.text_begin < b.text_begin;

@@ -568,6 +568,7 @@ class Loader {
       rule_.where = here;
       properties_.clear();
       refers_src_ = SourceText{};
+      defines_src_ = SourceText{};
       return Status::Ok();
     }
     return error_at(here, "unknown declaration '" + keyword +
@@ -594,15 +595,15 @@ class Loader {
     const std::size_t colon = body.find(':');
     std::string key = colon == std::string::npos ? std::string() : body.substr(0, colon);
     bool is_key = !key.empty() && key.find(' ') == std::string::npos;
-    static const std::set<std::string> kKeys = {"doc",       "match",   "emit",     "refers",
-                                                "continues", "heading", "complete", "years",
-                                                "example",   "counter"};
+    static const std::set<std::string> kKeys = {"doc",     "match",     "emit",    "refers",
+                                                "defines", "continues", "heading", "complete",
+                                                "years",   "example",   "counter"};
     if (is_key && kKeys.count(key) == 0) {
       // "x:y" at the start of a continuation line is a capture, not a key.
       if (properties_.empty() || indent <= last_indent_) {
         return error_at(here, "unknown rule property '" + key +
-                                  "' (expected doc, match, emit, refers, continues, heading, "
-                                  "complete, years, example, counter)");
+                                  "' (expected doc, match, emit, refers, defines, continues, "
+                                  "heading, complete, years, example, counter)");
       }
       is_key = false;
     }
@@ -663,6 +664,9 @@ class Loader {
                           "expected 'self', 'self {capture.attribute}', 'previous' or 'previous "
                           "{capture.attribute}'");
         }
+      } else if (p.key == "defines") {
+        rule_.defines = true;
+        defines_src_ = p.value;
       } else if (p.key == "continues") {
         char extra;
         if (std::sscanf(p.value.text.c_str(), "%d%c", &rule_.continues, &extra) != 1 ||
@@ -749,7 +753,7 @@ class Loader {
     }
     if (rule_.doc.empty()) return error_at(rule_.where, "rule '" + rule_.name + "' has no doc");
     if (!has_match) return error_at(rule_.where, "rule '" + rule_.name + "' has no match");
-    if (rule_.emit.empty() && rule_.refers == Rule::Refers::kNone) {
+    if (rule_.emit.empty() && rule_.refers == Rule::Refers::kNone && !rule_.defines) {
       return error_at(rule_.where, "rule '" + rule_.name + "' has neither emit nor refers");
     }
     if (rule_.examples.empty()) {
@@ -807,6 +811,25 @@ class Loader {
                         "year: {type.measure} {y:year}, or a measure type");
       }
       if (two) rule_.refers_year = std::move((*parts)[2]);
+      rule_.refers_measure = std::move(parts->front());
+    }
+    if (rule_.defines) {
+      if (rule_.refers != Rule::Refers::kNone || !rule_.emit.empty() || rule_.heading ||
+          rule_.continues > 0) {
+        return error_at(defines_src_.at(0),
+                        "a 'defines' rule gives no citation: no 'emit', 'refers', 'continues' "
+                        "nor 'heading'");
+      }
+      auto parts = parse_template(defines_src_, rule_);
+      if (!parts) return parts.error();
+      const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
+                       (*parts)[1].choices.empty() && (*parts)[1].text == " " &&
+                       !(*parts)[2].choices.empty();
+      if (!two) {
+        return error_at(defines_src_.at(0),
+                        "expected the measure type and the year: {type.measure} {y:year}");
+      }
+      rule_.refers_year = std::move((*parts)[2]);
       rule_.refers_measure = std::move(parts->front());
     }
     g_.rules_.push_back(std::move(rule_));
@@ -1217,6 +1240,7 @@ class Loader {
   std::size_t last_indent_ = 0;
   SourceText emit_src_;
   SourceText refers_src_;
+  SourceText defines_src_;
   Location years_at_;
   std::uint64_t hash_ = 0;
 };

@@ -90,7 +90,12 @@ struct Rule {
   // document must have (an empty value: any).
   TemplatePart refers_measure;
   TemplatePart refers_year;  // for kPreviousMeasure: the act's year too (no choices: any year)
-  int continues = 0;         // > 0: continues a list of acts
+  // `defines: {t.measure} {y:year}`: the match defines a name for the act cited just before it
+  // ("... Act 2014 (anaw 4) (“the 2014 Act”)"), which `refers: previous {t.measure} {y:year}`
+  // then takes for the rest of the document before any later act of that type and year; it
+  // gives no citation. The two templates are kept in refers_measure and refers_year.
+  bool defines = false;
+  int continues = 0;  // > 0: continues a list of acts
   // Only a document's heading: the rule names the document (its own name, for `refers: self`)
   // when it matches the heading on one of the first lines, and never gives a citation.
   bool heading = false;
