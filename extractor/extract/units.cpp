@@ -749,7 +749,11 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
             v.ordinal = -1;
             last = k++;
           }
-          if (unit_is(k, "-") && glued(k) && glued(k + 1) &&
+          // A dash before the same number with letters is a range, not a dashed number: "49–49c",
+          // "49e–49k" (sections 49 to 49c), where "300gg–11" and "1320a–7a" are numbers.
+          const bool range_of_same = k + 2 < s.end && unit_is(k, "-") &&
+                                     norm(u_.units[k + 1].first_token) == n && letters_at(k + 2);
+          if (!range_of_same && unit_is(k, "-") && glued(k) && glued(k + 1) &&
               toks[u_.units[k + 1].first_token].kind == lexicon::TokenKind::kNumber) {
             v.text += "-" + std::string(norm(u_.units[k + 1].first_token));
             v.ordinal = -1;
