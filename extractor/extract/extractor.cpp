@@ -463,6 +463,10 @@ struct Extractor::Session::State {
   // Names the document defines for an act (`defines`: "(“the 2014 Act”)" after its citation),
   // by measure type and year ("act 2014") -> the act's work name.
   std::unordered_map<std::string, std::string> defined;
+  // `defines: next`: the name defined ("act 2013") for the citation that follows, and where the
+  // definition ended (unit index); cleared by the next citation.
+  std::string pending_definition;
+  std::uint32_t pending_definition_end = 0;
   int chosen = -1;  // with --jurisdiction auto: the engine this document is read with
   // The last citation emitted in this chunk, for `continues` rules.
   struct Previous {
@@ -1426,6 +1430,24 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           return true;
         };
+        if (rule.defines && rule.defines_next) {
+          // A definition before its act ("“the 2013 Act” means the ... Act 2013"): the citation
+          // that follows gets the name (above, where citations are emitted); no citation.
+          std::string& measure = st.measure;
+          std::string& year = st.year;
+          measure.clear();
+          year.clear();
+          if (!render(rule.refers_measure, rc.measure_at, measure) ||
+              !render(rule.refers_year, rc.year_at, year)) {
+            reject("defines a name, but its type or year cannot be read");
+            continue;
+          }
+          st.pending_definition = measure + ' ' + year;
+          st.pending_definition_end = end;
+          reject("defines a name for the act cited next (no citation)");
+          emitted = true;
+          break;
+        }
         if (rule.defines) {
           // A definition right after a citation ("... Act 2014 (anaw 4) (“the 2014 Act”)"): the
           // phrase names that act from here on; no citation.
@@ -1696,6 +1718,16 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         if (ex != nullptr) ex->outcome = "emitted";
+        // `defines: next`: a definition just before ("“the 2013 Act” means the ... Act 2013")
+        // names this act, when it is of that type and year and its name is complete.
+        if (!st.pending_definition.empty()) {
+          if (s >= st.pending_definition_end && s - st.pending_definition_end <= 2 &&
+              !work_number(parsed.act.work).empty() &&
+              st.pending_definition == parsed.act.measure_type + ' ' + parsed.act.year) {
+            st.defined[st.pending_definition] = parsed.act.work;
+          }
+          st.pending_definition.clear();
+        }
         st.history.push(parsed.act);
         st.previous.valid = true;
         st.previous.engine = ei;

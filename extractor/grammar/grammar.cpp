@@ -820,7 +820,13 @@ class Loader {
                         "a 'defines' rule gives no citation: no 'emit', 'refers', 'continues' "
                         "nor 'heading'");
       }
-      auto parts = parse_template(defines_src_, rule_);
+      SourceText t = defines_src_;
+      if (t.text.rfind("next ", 0) == 0) {
+        rule_.defines_next = true;
+        t.text = t.text.substr(5);  // after "next "
+        for (auto& seg : t.segments) seg.col += 5;
+      }
+      auto parts = parse_template(t, rule_);
       if (!parts) return parts.error();
       const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
                        (*parts)[1].choices.empty() && (*parts)[1].text == " " &&

@@ -95,6 +95,9 @@ struct Rule {
   // then takes for the rest of the document before any later act of that type and year; it
   // gives no citation. The two templates are kept in refers_measure and refers_year.
   bool defines = false;
+  // `defines: next {t.measure} {y:year}`: the definition comes before its act ("“the 2013 Act”
+  // means the Public Service Pensions Act 2013"): the citation that follows it is the one named.
+  bool defines_next = false;
   int continues = 0;  // > 0: continues a list of acts
   // Only a document's heading: the rule names the document (its own name, for `refers: self`)
   // when it matches the heading on one of the first lines, and never gives a citation.
