@@ -50,6 +50,7 @@ AtomicFile::~AtomicFile() {
 void AtomicFile::abort() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  anonymous_ = false;
   if (!temp_.empty()) ::unlink(temp_.c_str());
   temp_.clear();
 }
@@ -63,6 +64,28 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
   // A new file gets 0666 minus the umask, by open(); one that replaces another gets its owner,
   // group and permissions below.
   const mode_t mode = replaces ? st.st_mode & 0777 : 0666;
+  anonymous_ = false;
+  // linkat() names an unnamed file through /proc/self/fd (AT_EMPTY_PATH would need a
+  // capability): without /proc, the temporary name.
+  static const bool proc_fd = ::access("/proc/self/fd", X_OK) == 0;
+  if (!looked_up_ && proc_fd) {
+    // Expected new: an unnamed file in the destination's folder (O_TMPFILE), linked under its
+    // name by commit(); nothing to clean up if the process dies. Filesystems without it (NFS,
+    // older kernels) fall back to the temporary name below.
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string dir = parent.empty() ? std::string(".") : parent.string();
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno == ENOENT && !parent.empty()) {
+      std::error_code ec;
+      fs::create_directories(parent, ec);
+      fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    }
+    if (fd_ >= 0) {
+      anonymous_ = true;
+      temp_.clear();
+      return Status::Ok();
+    }
+  }
   temp_ = temp_name_for(path);
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   // The parent folders are made when the first file in them is: one failed open, not a
@@ -90,6 +113,41 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
   return Status::Ok();
 }
 
+// The unnamed file (O_TMPFILE) gets its name: linked if nothing is there; if something is, linked
+// under the temporary name, given that file's owner and permissions, and renamed over it.
+Status AtomicFile::link_anonymous() {
+  char proc[64];
+  std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd_);
+  if (::linkat(AT_FDCWD, proc, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    if (errno != EEXIST) {
+      const int err = errno;
+      abort();
+      return io_error("cannot create", path_, err);
+    }
+    temp_ = temp_name_for(path_);
+    ::unlink(temp_.c_str());  // a stale one
+    if (::linkat(AT_FDCWD, proc, AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      const int err = errno;
+      temp_.clear();
+      abort();
+      return io_error("cannot create", temp_name_for(path_), err);
+    }
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0) keep_owner_and_mode(fd_, st);
+    if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+      const int err = errno;
+      abort();
+      return io_error("cannot rename the temporary file to", path_, err);
+    }
+    temp_.clear();
+  }
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  anonymous_ = false;
+  if (rc != 0) return io_error("cannot write", path_, errno);
+  return Status::Ok();
+}
+
 Status AtomicFile::commit(bool sync) {
   if (fd_ < 0) return make_error(ErrorCode::kInternal, "output not open");
   if (sync && ::fsync(fd_) != 0 && errno != EINVAL) {
@@ -97,6 +155,7 @@ Status AtomicFile::commit(bool sync) {
     abort();
     return io_error("cannot write", path_, err);
   }
+  if (anonymous_) return link_anonymous();
   const int rc = ::close(fd_);
   fd_ = -1;
   if (rc != 0) {

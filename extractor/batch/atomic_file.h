@@ -1,9 +1,11 @@
 // batch/atomic_file: an output file that is never seen half-written. It is written under the
 // fixed temporary name DIR/.NAME.lexlink-tmp (a stale one left by a killed run is overwritten)
-// and renamed over DIR/NAME by commit(); without commit() the temporary file is removed. Parent
-// folders are created as needed; an existing destination keeps its owner, group and permissions
-// (as far as the process may give them: keep_owner_and_mode below), whether open() looked it up
-// or commit() found it (Destination).
+// and renamed over DIR/NAME by commit(); without commit() the temporary file is removed. An
+// output expected new (Destination::kNew) is written as an unnamed file in DIR (O_TMPFILE,
+// where the filesystem has it) and linked as DIR/NAME by commit(): a killed run leaves nothing.
+// Parent folders are created as needed; an existing destination keeps its owner, group and
+// permissions (as far as the process may give them: keep_owner_and_mode below), whether open()
+// looked it up or commit() found it (Destination).
 //
 // commit(sync=true) fsyncs the file before the rename (in-place updates: the old content must
 // never be lost). commit(sync=false) leaves durability to a later syncfs() of the whole output
@@ -62,7 +64,9 @@ class AtomicFile {
   int fd_ = -1;
   std::string path_;
   std::string temp_;
-  bool looked_up_ = true;  // the destination was looked up by open()
+  bool looked_up_ = true;   // the destination was looked up by open()
+  bool anonymous_ = false;  // fd_ is an unnamed file (O_TMPFILE) until commit() links it
+  Status link_anonymous();
 };
 
 // Groups the durability of many outputs: note() each committed file; when due() (every

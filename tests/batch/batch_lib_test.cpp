@@ -275,6 +275,14 @@ TEST_CASE("an atomic file expected new is made without replacing, and replaces o
     INFO("sync " << sync);
     for (const std::string& path : {fresh, there}) {
       INFO(path);
+      {  // not committed: nothing new is left (an unnamed file, or the temporary name removed)
+        const std::string before = fs::exists(path) ? slurp(path) : std::string("(none)");
+        AtomicFile dropped;
+        REQUIRE(dropped.open(path, Destination::kNew));
+        REQUIRE(::write(dropped.fd(), "half", 4) == 4);
+        CHECK((fs::exists(path) ? slurp(path) : std::string("(none)")) == before);
+      }
+      CHECK_FALSE(fs::exists(temp_name_for(path)));
       AtomicFile f;
       REQUIRE(f.open(path, Destination::kNew));
       REQUIRE(::write(f.fd(), "new", 3) == 3);
