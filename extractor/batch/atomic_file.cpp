@@ -55,6 +55,35 @@ void AtomicFile::abort() {
   temp_.clear();
 }
 
+namespace {
+
+// Calls open_fd(); when it fails because the folder of `path` is missing, makes that folder (and
+// those above it) and calls it again: one failed open for the first file of a folder, not a
+// create_directories (a stat per level) for every file. The result of open_fd (errno set when it
+// is -1), or -1 with `folder` set to the error when the folder cannot be made.
+template <class OpenFd>
+int open_making_folder(const std::string& path, OpenFd open_fd, Status& folder) {
+  namespace fs = std::filesystem;
+  int fd = open_fd();
+  if (fd < 0 && errno == ENOENT) {
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) {
+      std::error_code ec;
+      fs::create_directories(parent, ec);
+      if (ec && !fs::is_directory(parent)) {
+        Error e = make_error(ErrorCode::kIoError, "cannot create folder: " + ec.message());
+        e.file = parent.string();
+        folder = e;
+        return -1;
+      }
+      fd = open_fd();
+    }
+  }
+  return fd;
+}
+
+}  // namespace
+
 Status AtomicFile::open(const std::string& path, Destination destination) {
   namespace fs = std::filesystem;
   path_ = path;
@@ -65,6 +94,8 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
   // group and permissions below.
   const mode_t mode = replaces ? st.st_mode & 0777 : 0666;
   anonymous_ = false;
+  temp_.clear();
+  Status folder = Status::Ok();
   // linkat() names an unnamed file through /proc/self/fd (AT_EMPTY_PATH would need a
   // capability): without /proc, the temporary name.
   static const bool proc_fd = ::access("/proc/self/fd", X_OK) == 0;
@@ -74,77 +105,22 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
     // older kernels) fall back to the temporary name below.
     const fs::path parent = fs::path(path).parent_path();
     const std::string dir = parent.empty() ? std::string(".") : parent.string();
-    fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-    if (fd_ < 0 && errno == ENOENT && !parent.empty()) {
-      std::error_code ec;
-      fs::create_directories(parent, ec);
-      fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-    }
+    fd_ = open_making_folder(
+        path, [&] { return ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); }, folder);
+    if (!folder) return folder;
     if (fd_ >= 0) {
       anonymous_ = true;
-      temp_.clear();
       return Status::Ok();
     }
   }
-  temp_ = temp_name_for(path);
-  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  // The parent folders are made when the first file in them is: one failed open, not a
-  // create_directories (a stat per level) for every file.
-  if (fd_ < 0 && errno == ENOENT) {
-    const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty()) {
-      std::error_code ec;
-      fs::create_directories(parent, ec);
-      if (ec && !fs::is_directory(parent)) {
-        temp_.clear();
-        Error e = make_error(ErrorCode::kIoError, "cannot create folder: " + ec.message());
-        e.file = parent.string();
-        return e;
-      }
-      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    }
-  }
-  if (fd_ < 0) {
-    const int err = errno;
-    temp_.clear();
-    return io_error("cannot create", temp_name_for(path), err);
-  }
+  const std::string temp = temp_name_for(path);
+  fd_ = open_making_folder(
+      path, [&] { return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode); },
+      folder);
+  if (!folder) return folder;
+  if (fd_ < 0) return io_error("cannot create", temp, errno);
+  temp_ = temp;
   if (replaces) keep_owner_and_mode(fd_, st);
-  return Status::Ok();
-}
-
-// The unnamed file (O_TMPFILE) gets its name: linked if nothing is there; if something is, linked
-// under the temporary name, given that file's owner and permissions, and renamed over it.
-Status AtomicFile::link_anonymous() {
-  char proc[64];
-  std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd_);
-  if (::linkat(AT_FDCWD, proc, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-    if (errno != EEXIST) {
-      const int err = errno;
-      abort();
-      return io_error("cannot create", path_, err);
-    }
-    temp_ = temp_name_for(path_);
-    ::unlink(temp_.c_str());  // a stale one
-    if (::linkat(AT_FDCWD, proc, AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-      const int err = errno;
-      temp_.clear();
-      abort();
-      return io_error("cannot create", temp_name_for(path_), err);
-    }
-    struct stat st {};
-    if (::stat(path_.c_str(), &st) == 0) keep_owner_and_mode(fd_, st);
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
-      const int err = errno;
-      abort();
-      return io_error("cannot rename the temporary file to", path_, err);
-    }
-    temp_.clear();
-  }
-  const int rc = ::close(fd_);
-  fd_ = -1;
-  anonymous_ = false;
-  if (rc != 0) return io_error("cannot write", path_, errno);
   return Status::Ok();
 }
 
@@ -155,7 +131,32 @@ Status AtomicFile::commit(bool sync) {
     abort();
     return io_error("cannot write", path_, err);
   }
-  if (anonymous_) return link_anonymous();
+  if (anonymous_) {
+    // The unnamed file gets its name: linked if nothing is there; if something is, linked under
+    // the temporary name and replaced below, as a temporary file would be.
+    anonymous_ = false;
+    char proc[64];
+    std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd_);
+    if (::linkat(AT_FDCWD, proc, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      const int rc = ::close(fd_);
+      fd_ = -1;
+      if (rc != 0) return io_error("cannot write", path_, errno);
+      return Status::Ok();
+    }
+    if (errno != EEXIST) {
+      const int err = errno;
+      abort();
+      return io_error("cannot create", path_, err);
+    }
+    const std::string temp = temp_name_for(path_);
+    ::unlink(temp.c_str());  // a stale one
+    if (::linkat(AT_FDCWD, proc, AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      const int err = errno;
+      abort();
+      return io_error("cannot create", temp, err);
+    }
+    temp_ = temp;
+  }
   const int rc = ::close(fd_);
   fd_ = -1;
   if (rc != 0) {

@@ -66,7 +66,6 @@ class AtomicFile {
   std::string temp_;
   bool looked_up_ = true;   // the destination was looked up by open()
   bool anonymous_ = false;  // fd_ is an unnamed file (O_TMPFILE) until commit() links it
-  Status link_anonymous();
 };
 
 // Groups the durability of many outputs: note() each committed file; when due() (every
