@@ -332,9 +332,9 @@ class MarkupBatch {
   }
 
   // `worker`: the index of the pool's thread running it (below options.jobs).
-  // Once the outputs' disk has failed or a signal asked to stop, the files still in the window
-  // are not started (kNotRun): the run stops after the files being written, as it did when the
-  // window held 2 * jobs + 2 files, not after all 16 * jobs + 2.
+  // Once the outputs' disk has failed or a signal asked to stop, the files still in the pool's
+  // window are not started (kNotRun): the run stops after the files being written, not after
+  // the whole window.
   FileResult run(const batch::Input& in, std::size_t worker) {
     if (halted_.load(std::memory_order_relaxed) || stop_signal() != 0) {
       FileResult r;
@@ -694,13 +694,16 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   lean.options.outcome_details = false;
   MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), manifest, fingerprint,
                      fresh_tree ? batch::Destination::kNew : batch::Destination::kMayExist);
+  // The pool's window (files submitted, not yet taken back) and how many results the main thread
+  // waits for at a time: a worker on a large file does not leave the others idle for want of
+  // submitted files, and the main thread, woken for a batch, finds them all still busy (with a
+  // window of 2 * jobs + 2, woken for jobs + 2, a run of 9 KB pages made one context switch per
+  // file).
+  const std::size_t window = 16 * options.jobs + 2, wake_batch = 8 * options.jobs;
   batch::OrderedPool<batch::Input, FileResult> pool(
-      options.jobs, 16 * options.jobs + 2,
+      options.jobs, window,
       [&](batch::Input& in, std::size_t worker) { return runner.run(in, worker); });
-  // The inputs submitted and not yet done, in order (the pool's window: 16 * jobs + 2 at most,
-  // so that a worker on a large file does not leave the others idle for want of submitted files,
-  // and the main thread, waking for 8 * jobs results at a time, finds them all still busy: with
-  // 2 * jobs + 2, woken for jobs + 2, a run of 9 KB pages made one context switch per file).
+  // The inputs submitted and not yet done, in order (`window` at most).
   std::deque<batch::Input> in_flight;
   bool walk_failed = false;
   bool more = total > 0;  // the walker has inputs left
@@ -737,9 +740,9 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   while ((more && go_on()) || !pool.empty()) {
     while (more && !pool.full() && go_on()) submit_next();
     if (pool.empty()) break;
-    // Woken once for several files, not for every one: when 8 * jobs results are ready, each
-    // worker still has files (the window is 16 * jobs + 2).
-    FileResult r = pool.pop(8 * options.jobs);
+    // Woken once for several files, not for every one: when `wake_batch` results are ready,
+    // each worker still has files.
+    FileResult r = pool.pop(wake_batch);
     const batch::Input in = std::move(in_flight.front());
     in_flight.pop_front();
     if (r.kind == FileResult::Kind::kNotRun) continue;

@@ -217,6 +217,14 @@ bool writes_number(std::string_view text, std::string_view number) {
   return false;
 }
 
+// The key of a name a document defines for an act (`defines`): its measure type and year.
+std::string definition_key(std::string_view measure, std::string_view year) {
+  std::string key(measure);
+  key += ' ';
+  key += year;
+  return key;
+}
+
 // What same_act() compares of a work name.
 struct ActKey {
   bool ok = false;  // the name parses
@@ -1430,9 +1438,15 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           return true;
         };
-        if (rule.defines && rule.defines_next) {
-          // A definition before its act ("“the 2013 Act” means the ... Act 2013"): the citation
-          // that follows gets the name (above, where citations are emitted); no citation.
+        if (rule.defines) {
+          // A definition, no citation: "(“the 2014 Act”)" right after its act's citation names
+          // that act from here on; "“the 2013 Act” means the ... Act 2013" (`defines: next`)
+          // names the citation that follows (where citations are emitted, below).
+          if (!rule.defines_next && (!st.previous.valid || st.history.empty() ||
+                                     s < st.previous.end_unit || s - st.previous.end_unit > 1)) {
+            reject("defines a name, but no citation ends just before");
+            continue;
+          }
           std::string& measure = st.measure;
           std::string& year = st.year;
           measure.clear();
@@ -1442,40 +1456,26 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             reject("defines a name, but its type or year cannot be read");
             continue;
           }
-          st.pending_definition = measure + ' ' + year;
-          st.pending_definition_end = end;
-          reject("defines a name for the act cited next (no citation)");
-          emitted = true;
-          break;
-        }
-        if (rule.defines) {
-          // A definition right after a citation ("... Act 2014 (anaw 4) (“the 2014 Act”)"): the
-          // phrase names that act from here on; no citation.
-          std::string& measure = st.measure;
-          std::string& year = st.year;
-          measure.clear();
-          year.clear();
-          if (!st.previous.valid || st.history.empty() || s < st.previous.end_unit ||
-              s - st.previous.end_unit > 1 ||
-              !render(rule.refers_measure, rc.measure_at, measure) ||
-              !render(rule.refers_year, rc.year_at, year)) {
-            reject("defines a name, but no citation ends just before");
-            continue;
+          if (rule.defines_next) {
+            st.pending_definition = definition_key(measure, year);
+            st.pending_definition_end = end;
+            reject("defines a name for the act cited next (no citation)");
+          } else {
+            const Act& act = st.history.newest();
+            if (act.measure_type != measure || act.year != year) {
+              reject("defines a name of another type or year than the act cited just before");
+              continue;
+            }
+            // A partial name (a title alone: "... Act 1989 (“the 1989 Act”)") binds nothing: a
+            // later citation may give the act's number ("1989 c. 4. The 1989 Act ...").
+            if (work_number(act.work).empty()) {
+              reject("defines a name for an act whose name is partial (nothing bound)");
+              continue;
+            }
+            st.defined[definition_key(measure, year)] = act.work;
+            reject("defines a name for the act cited just before (no citation)");
+            st.previous.end_unit = end;
           }
-          const Act& act = st.history.newest();
-          if (act.measure_type != measure || act.year != year) {
-            reject("defines a name of another type or year than the act cited just before");
-            continue;
-          }
-          // A partial name (a title alone: "... Act 1989 (“the 1989 Act”)") binds nothing: a
-          // later citation may give the act's number ("1989 c. 4. The 1989 Act ...").
-          if (work_number(act.work).empty()) {
-            reject("defines a name for an act whose name is partial (nothing bound)");
-            continue;
-          }
-          st.defined[measure + ' ' + year] = act.work;
-          reject("defines a name for the act cited just before (no citation)");
-          st.previous.end_unit = end;
           emitted = true;
           break;
         }
@@ -1522,7 +1522,8 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
                 (!by_year || render(rule.refers_year, rc.year_at, year))) {
               // A name the document defined ("the 2014 Act") before the last act of its year.
               if (by_year && !st.defined.empty()) {
-                if (auto it = st.defined.find(measure + ' ' + year); it != st.defined.end()) {
+                if (auto it = st.defined.find(definition_key(measure, year));
+                    it != st.defined.end()) {
                   work = it->second;
                 }
               }
@@ -1652,7 +1653,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             // ... - Código Civil": the first; "The Cambridgeshire Guided Busway Order 2005; S.I.
             // 2005/3523", a title from the catalogue: the second, which writes the number).
             const std::string_view number = work_number(work_name);
-            auto has_digit = [&](std::string_view t) {
+            auto gives_number = [&](std::string_view t) {
               return number.empty() ? std::any_of(t.begin(), t.end(),
                                                   [](char ch) { return ch >= '0' && ch <= '9'; })
                                     : writes_number(t, number);
@@ -1662,9 +1663,9 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
             const auto& ft = u.tokens.tokens[u.units[b].first_token];
             const auto& lt =
                 u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-            const bool explicit_now = has_digit(text.substr(ft.begin, lt.end - ft.begin));
+            const bool explicit_now = gives_number(text.substr(ft.begin, lt.end - ft.begin));
             if (!(explicit_now && st.previous.citations == 1 && !out.empty() &&
-                  !has_digit(out.back().text))) {
+                  !gives_number(out.back().text))) {
               reject("names again the act cited just before (an apposition)");
               st.previous.end_unit = end;
               emitted = true;
@@ -1723,7 +1724,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         if (!st.pending_definition.empty()) {
           if (s >= st.pending_definition_end && s - st.pending_definition_end <= 2 &&
               !work_number(parsed.act.work).empty() &&
-              st.pending_definition == parsed.act.measure_type + ' ' + parsed.act.year) {
+              st.pending_definition == definition_key(parsed.act.measure_type, parsed.act.year)) {
             st.defined[st.pending_definition] = parsed.act.work;
           }
           st.pending_definition.clear();
