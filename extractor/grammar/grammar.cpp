@@ -494,7 +494,12 @@ class Loader {
       const std::string file = (std::filesystem::path(data_dir_) / "lexicons" / path).string();
       std::string content;
       if (Status s = read_file(file, content); s) hash_ = fnv1a(fnv1a(hash_, path), content);
-      return g_.markers_.add_class("markers", file, std::string("lexicons/") + path, true);
+      if (Status s = g_.markers_.add_class("markers", file, std::string("lexicons/") + path, true);
+          !s) {
+        return s;
+      }
+      g_.markers_.index();
+      return Status::Ok();
     }
     if (keyword == "window") {
       int back = 0, fwd = 0;
@@ -1047,6 +1052,7 @@ class Loader {
       std::vector<std::string> words;
       for (const auto& [lit, sym] : g_.literal_symbol_) words.push_back(lit);
       g_.lexicon_.add_words(words);
+      g_.lexicon_.index();
     }
     g_.literal_by_word_.assign(g_.lexicon_.word_count(), -1);
     for (const auto& [lit, sym] : g_.literal_symbol_) {

@@ -74,6 +74,9 @@ class Lexicon {
   // Gives each of `norms` (one normalised token each) an id too (a grammar's literals). At load
   // only.
   void add_words(const std::vector<std::string>& norms);
+  // Builds the lookup indexes: required after the last add_class() or add_words(), before any
+  // lookup (longest_at, word ids, may_start_phrase). Calling it again rebuilds them.
+  void index();
   // Whether a phrase may start with the word of id `id` (else longest_at() finds none there).
   bool may_start_phrase(std::uint32_t id) const {
     return id < first_count_ && (firsts_[id].single != First::kNone || firsts_[id].next != 0);
@@ -138,7 +141,6 @@ class Lexicon {
   WordIndex words_;
   std::vector<std::string> word_list_;
   std::vector<std::string> extra_words_;
-  void reindex();
   // Normalised phrase -> where it was defined (for duplicate messages).
   std::map<std::string, std::string, std::less<>> defined_at_;
 };
