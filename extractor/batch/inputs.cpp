@@ -272,4 +272,40 @@ Result<bool> InputWalker::next(Input& out) {
   }
 }
 
+namespace {
+// The heap's order: `a` before `b` when `a` is the one to drop first (smaller, or as large and met
+// later); std::push_heap keeps the greatest on top, so "greater" is "drop first".
+template <typename K>
+bool drop_first(const K& a, const K& b) {
+  return a.size != b.size ? a.size < b.size : a.order > b.order;
+}
+}  // namespace
+
+void LargestInputs::add(const Input& in, std::uint64_t size) {
+  total_ += size;
+  const std::uint64_t order = count_++;
+  auto cmp = [](const Kept& a, const Kept& b) { return drop_first(b, a); };
+  if (keep_ == 0) return;
+  if (heap_.size() == keep_) {
+    if (!drop_first(heap_.front(), Kept{size, order, {}})) return;
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    heap_.pop_back();
+  }
+  heap_.push_back(Kept{size, order, in});
+  std::push_heap(heap_.begin(), heap_.end(), cmp);
+}
+
+std::vector<Input> LargestInputs::largest() const {
+  std::vector<const Kept*> kept;
+  for (const Kept& k : heap_) {
+    if (k.size > 0 && k.size * keep_ >= total_) kept.push_back(&k);
+  }
+  std::sort(kept.begin(), kept.end(),
+            [](const Kept* a, const Kept* b) { return drop_first(*b, *a); });
+  std::vector<Input> out;
+  out.reserve(kept.size());
+  for (const Kept* k : kept) out.push_back(k->input);
+  return out;
+}
+
 }  // namespace lexlink::batch

@@ -17,6 +17,7 @@
 // named does it keep the relative paths met (to read a file named twice once).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <unordered_set>
@@ -88,6 +89,30 @@ class InputWalker {
   std::vector<std::pair<std::string, std::string>> stack_;
   bool dedup_ = false;  // more than one named path: the same file may be met twice
   std::unordered_set<std::string> seen_;
+};
+
+// The inputs that each hold a large share of a run's bytes, to be started first. Met in walk
+// order, a 9 MB file among thousands of pages of 9 KB may come last and then run alone while the
+// other cores wait; started first, it runs while they take the small files. Fed every input of a
+// walk with its size, it keeps the `keep` largest (bounded memory whatever the walk), and
+// largest() gives those of at least 1/`keep` of all the bytes fed, largest first (equal sizes in
+// walk order). The choice depends on the inputs alone, not on the number of jobs.
+class LargestInputs {
+ public:
+  explicit LargestInputs(std::size_t keep = 64) : keep_(keep) {}
+  void add(const Input& in, std::uint64_t size);
+  std::vector<Input> largest() const;
+  std::uint64_t total_bytes() const { return total_; }
+
+ private:
+  struct Kept {
+    std::uint64_t size;
+    std::uint64_t order;  // walk order
+    Input input;
+  };
+  std::size_t keep_;
+  std::uint64_t total_ = 0, count_ = 0;
+  std::vector<Kept> heap_;  // a min-heap on (size, later first): its top goes first
 };
 
 // fnmatch-style glob against a relative path (see above).

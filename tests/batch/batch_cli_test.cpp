@@ -124,6 +124,39 @@ TEST_CASE("markup --out-dir mirrors the tree, each output equal to the one-file 
   CHECK(without_manifest(tree(t.path / "out")) == out);
 }
 
+TEST_CASE("markup runs the files of a large share of the bytes first, the rest in walk order",
+          "[batch]") {
+  // 100 small files and two large ones named to come last in the walk: the large ones (each at
+  // least 1/64 of the bytes) are run first, the larger first, so that they do not run alone at
+  // the end. The report says so, for any number of jobs, and the outputs are those of one file.
+  TempDir t;
+  const std::string small = "Visto l'art. 3 della legge 7 agosto 1990, n. 241.\n";
+  std::string large;
+  while (large.size() < 4000) large += small;
+  for (int i = 0; i < 100; ++i)
+    spit(t.path / "in" / ("a" + std::to_string(100 + i) + ".txt"), small);
+  spit(t.path / "in" / "z1.txt", large);
+  spit(t.path / "in" / "z2.txt", large + large);
+  for (const char* jobs : {"1", "2"}) {
+    const std::string out = std::string("out") + jobs, report = std::string("r") + jobs;
+    auto r = run_cli({"markup", "--out-dir", t / out, "--jobs", jobs, "--report", t / report,
+                      "--jurisdiction", "it", t / "in"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = json_lines(slurp(t.path / report));
+    REQUIRE(lines.size() == 102);
+    CHECK(fs::path(lines[0]["file"].get<std::string>()).filename() == "z2.txt");
+    CHECK(fs::path(lines[1]["file"].get<std::string>()).filename() == "z1.txt");
+    for (std::size_t i = 2; i < lines.size(); ++i) {
+      CHECK(fs::path(lines[i]["file"].get<std::string>()).filename() ==
+            "a" + std::to_string(100 + i - 2) + ".txt");
+    }
+    CHECK(lines[0]["citations"].get<int>() > 100);
+    auto one = run_cli({"markup", "--jurisdiction", "it", t / "in/z2.txt"});
+    CHECK(slurp(t.path / out / "z2.txt") == one.out);
+  }
+}
+
 TEST_CASE("markup batch: include and exclude, files-from, paths on stdin, --root", "[batch]") {
   TempDir t;
   const auto rels = make_tree(t.path / "in");

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "batch/atomic_file.h"
 #include "batch/compress.h"
@@ -333,5 +335,85 @@ TEST_CASE("the ordered pool's batched pop keeps the order and ends with the last
       CHECK(pool.pop(jobs + 2) == ++expect);
     }
     CHECK(expect == n);
+  }
+}
+
+TEST_CASE("the ordered pool with a queue goes on past a long task, in order, within its window",
+          "[batch]") {
+  // Task 0 runs until 40 later tasks have finished (or 2 s pass): with a queue of 4 and a
+  // window of 64, the other worker must get them. The results still come back in order, and no
+  // more than the window is ever in flight.
+  for (const bool want_tasks : {true, false}) {
+    std::atomic<int> finished_after_head{0};
+    bool head_saw_them = false;
+    OrderedPool<int, int> pool(
+        2, 64,
+        [&](int& x, std::size_t) {
+          if (x == 0) {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+            while (finished_after_head.load() < 40 && std::chrono::steady_clock::now() < until) {
+              std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            head_saw_them = finished_after_head.load() >= 40;
+          } else {
+            ++finished_after_head;
+          }
+          return x * 3;
+        },
+        4);
+    int next = 0, expect = 0;
+    const int n = 200;
+    std::size_t most_in_flight = 0;
+    while (next < n || !pool.empty()) {
+      while (next < n && !pool.full()) {
+        pool.submit(next++);
+        most_in_flight = std::max<std::size_t>(most_in_flight, next - expect);
+      }
+      if (pool.empty()) break;
+      if (!pool.wait(8, want_tasks && next < n)) continue;
+      CHECK(pool.pop() == 3 * expect++);
+    }
+    CHECK(expect == n);
+    CHECK(most_in_flight <= 64);
+    // Without want_tasks the caller sleeps in wait() while the queue drains: the head task then
+    // waits its 2 s out.
+    CHECK(head_saw_them == want_tasks);
+  }
+}
+
+TEST_CASE("the largest inputs are those of a large share of the bytes, largest first", "[batch]") {
+  struct Case {
+    std::vector<std::uint64_t> sizes;  // in walk order; input i is named "f<i>"
+    std::size_t keep;
+    std::vector<std::string> expect;
+  };
+  const std::vector<Case> cases = {
+      // 1/4 of 1000 bytes is 250: f1 and f3, the larger first.
+      {{100, 300, 50, 400, 150}, 4, {"f3", "f1"}},
+      // Equal sizes keep their walk order.
+      {{300, 10, 300, 10, 300, 80}, 4, {"f0", "f2", "f4"}},
+      // Only `keep` are kept: with keep 2, the third 300 is not (1/2 of 1000 = 500: none is that
+      // large anyway).
+      {{300, 300, 300, 100}, 2, {}},
+      // Files of the same small size: each holds 1/8 of the bytes, at least 1/8 with keep 8.
+      {{10, 10, 10, 10, 10, 10, 10, 10}, 8, {"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7"}},
+      // ... and with keep 4 the first four of them are kept, but none reaches 1/4.
+      {{10, 10, 10, 10, 10, 10, 10, 10}, 4, {}},
+      // A run of empty files: nothing.
+      {{0, 0, 0}, 4, {}},
+      // One file alone: it is the run.
+      {{5}, 64, {"f0"}},
+  };
+  for (const Case& c : cases) {
+    LargestInputs largest(c.keep);
+    for (std::size_t i = 0; i < c.sizes.size(); ++i) {
+      Input in;
+      in.path = in.rel = "f" + std::to_string(i);
+      largest.add(in, c.sizes[i]);
+    }
+    std::vector<std::string> got;
+    for (const Input& in : largest.largest()) got.push_back(in.rel);
+    INFO("case with " << c.sizes.size() << " inputs, keep " << c.keep);
+    CHECK(got == c.expect);
   }
 }
