@@ -1,8 +1,13 @@
 #include "batch/inputs.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -83,14 +88,15 @@ Status read_list(std::FILE* f, std::vector<std::string>& out) {
   return Status::Ok();
 }
 
-// Why a file met in a folder walk is not read: it is a FIFO, a socket or a device (an empty
-// string for a regular file, and for a missing one: opening it says what is wrong).
-std::string special_file(const fs::file_status& st) {
-  switch (st.type()) {
-    case fs::file_type::fifo: return "not a regular file: a FIFO (named pipe)";
-    case fs::file_type::socket: return "not a regular file: a socket";
-    case fs::file_type::block: return "not a regular file: a block device";
-    case fs::file_type::character: return "not a regular file: a character device";
+// Why a file met in a folder walk is not read, from its type (a dirent DT_ value): it is a FIFO,
+// a socket or a device (an empty string for a regular file, and for a missing one: opening it
+// says what is wrong).
+std::string special_file(unsigned char type) {
+  switch (type) {
+    case DT_FIFO: return "not a regular file: a FIFO (named pipe)";
+    case DT_SOCK: return "not a regular file: a socket";
+    case DT_BLK: return "not a regular file: a block device";
+    case DT_CHR: return "not a regular file: a character device";
     default: return {};
   }
 }
@@ -169,51 +175,84 @@ void InputWalker::rewind() {
 }
 
 // Lists a folder: its files, sorted by name, to be given next; its subfolders (not skipped nor
-// excluded, links to folders not followed), to be walked after them in name order.
+// excluded, links to folders not followed), to be walked after them in name order. A regular
+// file is told by the listing's own type (d_type), without a stat; only links, special files
+// and entries of filesystems that do not tell the type are looked up, relative to the folder
+// (fstatat), as are the sizes when InputSpec::sizes asks for them.
 Status InputWalker::list_folder(const std::string& given_dir, const std::string& abs_dir) {
   files_.clear();
   file_ = 0;
   dir_given_ = given_dir;
   dir_abs_ = abs_dir;
+  dir_rel_ = fs::path(abs_dir).lexically_relative(fs::path(root_)).generic_string();
+  if (dir_rel_ == ".") dir_rel_.clear();
   std::vector<Entry> entries;
-  std::error_code ec;
-  fs::directory_iterator it(abs_dir, ec), end;
-  if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
-  for (; it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (is_own_file(name)) continue;
-    std::error_code ec2;
-    const bool is_dir = it->is_directory(ec2);
-    if (is_dir && it->is_symlink(ec2)) continue;  // links to folders are not followed
-    // A regular file is told by the folder listing's own type (d_type), without a stat; only
-    // the others (links, special files, filesystems that do not tell) are looked up.
-    std::string refused =
-        is_dir || it->is_regular_file(ec2) ? std::string() : special_file(it->status(ec2));
-    entries.push_back({std::move(name), is_dir, std::move(refused)});
+  DIR* dir = ::opendir(abs_dir.c_str());
+  if (dir == nullptr) {
+    return invalid("cannot read folder " + given_dir + ": " + std::strerror(errno));
   }
-  if (ec) return invalid("cannot read folder " + given_dir + ": " + ec.message());
+  const int fd = ::dirfd(dir);
+  while (true) {
+    errno = 0;
+    const dirent* d = ::readdir(dir);
+    if (d == nullptr) break;
+    std::string name = d->d_name;
+    if (name == "." || name == ".." || is_own_file(name)) continue;
+    unsigned char type = d->d_type;
+    struct stat st {};
+    bool have_stat = false;  // st describes the entry (a link followed)
+    if (type == DT_UNKNOWN && ::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      type = static_cast<unsigned char>(IFTODT(st.st_mode));
+      have_stat = type != DT_LNK;
+    }
+    if (type == DT_LNK) {
+      if (::fstatat(fd, name.c_str(), &st, 0) == 0) {
+        if (S_ISDIR(st.st_mode)) continue;  // links to folders are not followed
+        type = static_cast<unsigned char>(IFTODT(st.st_mode));
+        have_stat = true;
+      } else {
+        type = DT_REG;  // a dangling link: opening it says what is wrong
+      }
+    }
+    const bool is_dir = type == DT_DIR;
+    std::string refused = is_dir ? std::string() : special_file(type);
+    std::int64_t size = -1;
+    if (spec_->sizes && !is_dir && refused.empty()) {
+      if (have_stat || ::fstatat(fd, name.c_str(), &st, 0) == 0) {
+        size = static_cast<std::int64_t>(st.st_size);
+      }
+    }
+    entries.push_back({std::move(name), is_dir, std::move(refused), size});
+  }
+  const int read_error = errno;
+  ::closedir(dir);
+  if (read_error != 0) {
+    return invalid("cannot read folder " + given_dir + ": " + std::strerror(read_error));
+  }
   std::sort(entries.begin(), entries.end());
-  const fs::path root(root_);
   std::vector<std::pair<std::string, std::string>> subdirs;
   for (Entry& e : entries) {
     if (!e.is_dir) {
       files_.push_back(std::move(e));
       continue;
     }
-    const fs::path abs = fs::path(abs_dir) / e.name;
+    const std::string abs = abs_dir.back() == '/' ? abs_dir + e.name : abs_dir + "/" + e.name;
     bool skipped = false;
-    for (const std::string& k : skip_) skipped = skipped || abs == fs::path(k);
-    const std::string rel = abs.lexically_relative(root).generic_string();
-    if (skipped || excluded(*spec_, rel, true)) continue;
+    for (const std::string& k : skip_) skipped = skipped || abs == k;
+    if (skipped || excluded(*spec_, rel_in_folder(e.name), true)) continue;
     const std::string given = given_dir.empty() || given_dir.back() == '/'
                                   ? given_dir + e.name
                                   : given_dir + "/" + e.name;
-    subdirs.emplace_back(given, abs.string());
+    subdirs.emplace_back(given, abs);
   }
   // Pushed in reverse so the first folder is walked first: files of a folder come before the
   // files of its subfolders, subfolders in name order.
   for (auto r = subdirs.rbegin(); r != subdirs.rend(); ++r) stack_.push_back(std::move(*r));
   return Status::Ok();
+}
+
+std::string InputWalker::rel_in_folder(const std::string& name) const {
+  return dir_rel_.empty() ? name : dir_rel_ + "/" + name;
 }
 
 Result<bool> InputWalker::take(const std::string& given, const std::string& abs,
@@ -228,6 +267,13 @@ Result<bool> InputWalker::take(const std::string& given, const std::string& abs,
   out.path = given;
   out.rel = std::move(rel);
   out.refused = std::move(refused);
+  out.size = -1;
+  if (spec_->sizes) {
+    struct stat st {};
+    if (::stat(given.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      out.size = static_cast<std::int64_t>(st.st_size);
+    }
+  }
   return true;
 }
 
@@ -239,9 +285,16 @@ Result<bool> InputWalker::next(Input& out) {
         const std::string given = dir_given_.empty() || dir_given_.back() == '/'
                                       ? dir_given_ + e.name
                                       : dir_given_ + "/" + e.name;
-        auto took = take(given, (fs::path(dir_abs_) / e.name).string(), std::move(e.refused), out);
-        if (!took) return took.error();
-        if (*took) return true;
+        // Under the folder, itself under the root: its relative path is the folder's and its
+        // name.
+        std::string rel = rel_in_folder(e.name);
+        if (excluded(*spec_, rel, false)) continue;
+        if (dedup_ && !seen_.insert(rel).second) continue;  // the same file named twice
+        out.path = given;
+        out.rel = std::move(rel);
+        out.refused = std::move(e.refused);
+        out.size = e.size;
+        return true;
       }
       if (!stack_.empty()) {
         auto [given, abs] = std::move(stack_.back());

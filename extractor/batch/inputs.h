@@ -35,6 +35,7 @@ struct InputSpec {
   std::vector<std::string> include, exclude;
   std::vector<std::string> skip;  // folders never walked (the output folder)
   std::FILE* stdin_list = stdin;  // where "-" reads paths from (tests)
+  bool sizes = false;             // fill Input::size (a stat of each file)
 };
 
 struct Input {
@@ -45,6 +46,9 @@ struct Input {
   // wait for a writer forever; the run reports it as an error and goes on. A path named as an
   // argument or in a list is read whatever it is (a pipe from the shell: <(...)).
   std::string refused;
+  // With InputSpec::sizes, the size of a regular file found (a link followed) when the walk
+  // met it; else -1.
+  std::int64_t size = -1;
 };
 
 class InputWalker {
@@ -68,6 +72,7 @@ class InputWalker {
     std::string name;
     bool is_dir;
     std::string refused;  // Input::refused
+    std::int64_t size;    // Input::size
     bool operator<(const Entry& o) const { return name < o.name; }
   };
   Status list_folder(const std::string& given_dir, const std::string& abs_dir);
@@ -84,6 +89,8 @@ class InputWalker {
   // The folder being listed: its files (sorted) and the next one; then the folders to walk,
   // last to be walked first, as (given-style path, absolute path).
   std::string dir_given_, dir_abs_;
+  std::string dir_rel_;  // relative to the root ("" for the root itself)
+  std::string rel_in_folder(const std::string& name) const;  // a name in it, relative to the root
   std::vector<Entry> files_;
   std::size_t file_ = 0;
   std::vector<std::pair<std::string, std::string>> stack_;

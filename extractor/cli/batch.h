@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,7 +80,10 @@ struct MarkupSetup {
   std::string fingerprint;  // the options that change the output, for the manifest
 };
 
-int run_markup_batch(const Context& context, const Args& args, const MarkupSetup& setup);
+// `setup` without its extractor and fingerprint: `load` fills them (it prints why it failed and
+// returns false), while the inputs are counted.
+int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup,
+                     const std::function<bool(MarkupSetup&)>& load);
 
 // One citation as a JSON object (no "file"), as `lexlink stream` returns them.
 void append_citation_json(std::string& out, const extract::Citation& c);

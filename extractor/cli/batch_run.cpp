@@ -15,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -594,7 +595,8 @@ int batch_usage(const std::string& message) {
 
 }  // namespace
 
-int run_markup_batch(const Context& context, const Args& args, const MarkupSetup& setup) {
+int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup,
+                     const std::function<bool(MarkupSetup&)>& load) {
   (void)context;
   BatchOptions options;
   if (!read_batch_options("markup", args, options)) return 2;
@@ -614,6 +616,7 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   spec.root = args.get("root");
   spec.include = args.all("include");
   spec.exclude = args.all("exclude");
+  spec.sizes = true;  // for batch::LargestInputs
   if (!out_dir.empty()) {
     std::error_code ec;
     out_dir = fs::absolute(out_dir, ec).lexically_normal().string();
@@ -626,21 +629,29 @@ int run_markup_batch(const Context& context, const Args& args, const MarkupSetup
   // The inputs are walked twice, never listed whole: a first walk counts them (for the progress
   // line and the summary), finds the folders that cannot be read and the few largest files,
   // the second reads them. The largest files are run first (batch::LargestInputs), then the
-  // others in walk order.
+  // others in walk order. The first walk runs on a thread of its own while the extractor loads
+  // (each takes 7-15 ms for a tree of 7,500 files or every grammar).
   batch::InputWalker walker;
   if (Status s = walker.open(spec); !s) return batch_usage(s.error().message);
   std::size_t total = 0;
   batch::LargestInputs largest;
-  for (batch::Input in;;) {
-    auto more = walker.next(in);
-    if (!more) return batch_usage(more.error().message);
-    if (!*more) break;
-    ++total;
-    struct stat st {};
-    if (in.refused.empty() && ::stat(in.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      largest.add(in, static_cast<std::uint64_t>(st.st_size));
+  std::string walk_error;
+  std::thread counter([&] {
+    for (batch::Input in;;) {
+      auto more = walker.next(in);
+      if (!more) {
+        walk_error = more.error().message;
+        return;
+      }
+      if (!*more) return;
+      ++total;
+      if (in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
     }
-  }
+  });
+  const bool loaded = load(setup);
+  counter.join();
+  if (!loaded) return 2;
+  if (!walk_error.empty()) return batch_usage(walk_error);
   walker.rewind();
   std::deque<batch::Input> first = [&] {
     std::vector<batch::Input> v = largest.largest();

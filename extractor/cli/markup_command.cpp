@@ -229,16 +229,18 @@ class Markup {
       setup.view = view;
       setup.options = options;
       setup.self = args.get("self");
-      setup.extractor = load_extractor("markup", context_, args);
-      if (!setup.extractor) return 2;
-      set_citation_chunking(setup.view, *setup.extractor);
-      std::string opts;
-      for (const char* name :
-           {"format", "encoding", "profile", "href", "partition-sep", "jurisdiction", "self"}) {
-        opts += std::string(name) + "=" + args.get(name) + "\n";
-      }
-      setup.fingerprint = options_fingerprint(context_.data_dir, opts);
-      return run_markup_batch(context_, args, setup);
+      return run_markup_batch(context_, args, setup, [&](MarkupSetup& s) {
+        s.extractor = load_extractor("markup", context_, args);
+        if (!s.extractor) return false;
+        set_citation_chunking(s.view, *s.extractor);
+        std::string opts;
+        for (const char* name :
+             {"format", "encoding", "profile", "href", "partition-sep", "jurisdiction", "self"}) {
+          opts += std::string(name) + "=" + args.get(name) + "\n";
+        }
+        s.fingerprint = options_fingerprint(context_.data_dir, opts);
+        return true;
+      });
     }
 
     // The citation source.

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -126,6 +127,44 @@ TEST_CASE(
   }
   CHECK(failed);
   CHECK(files == 8);  // the files of `in` (out/ is not skipped here) came first
+}
+
+TEST_CASE("the input walk gives each file's size when asked, a linked file's being its target's",
+          "[batch]") {
+  TempDir t;
+  fs::create_directories(t.path / "in/sub");
+  std::ofstream(t.path / "in/a.txt") << "abc";
+  std::ofstream(t.path / "in/sub/b.txt") << std::string(1000, 'x');
+  std::ofstream(t.path / "target.txt") << "12345";
+  fs::create_symlink(t.path / "target.txt", t.path / "in/link.txt");
+  fs::create_symlink(t.path / "nowhere", t.path / "in/dangling.txt");
+  for (const bool sizes : {true, false}) {
+    InputSpec spec;
+    spec.paths = {(t.path / "in").string(), (t.path / "target.txt").string()};
+    spec.sizes = sizes;
+    InputWalker w;
+    REQUIRE(w.open(spec));
+    std::map<std::string, std::int64_t> got;
+    Input in;
+    while (true) {
+      auto more = w.next(in);
+      REQUIRE(more);
+      if (!*more) break;
+      got[in.rel] = in.size;
+    }
+    const std::map<std::string, std::int64_t> expect =
+        sizes ? std::map<std::string, std::int64_t>{{"in/a.txt", 3},
+                                                    {"in/dangling.txt", -1},
+                                                    {"in/link.txt", 5},
+                                                    {"in/sub/b.txt", 1000},
+                                                    {"target.txt", 5}}
+              : std::map<std::string, std::int64_t>{{"in/a.txt", -1},
+                                                    {"in/dangling.txt", -1},
+                                                    {"in/link.txt", -1},
+                                                    {"in/sub/b.txt", -1},
+                                                    {"target.txt", -1}};
+    CHECK(got == expect);
+  }
 }
 
 TEST_CASE("manifest lines round trip, paths with tabs and newlines included", "[batch]") {
