@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -82,6 +83,22 @@ int open_making_folder(const std::string& path, OpenFd open_fd, Status& folder) 
   return fd;
 }
 
+// Gives the unnamed file `fd` the name `target`. linkat(AT_EMPTY_PATH) names it directly where
+// the process may (CAP_DAC_READ_SEARCH, or a kernel that lets the file's opener); else the file
+// is named through /proc/self/fd, a path lookup of its own that took half of linkat's time on
+// tmpfs. The first refusal of AT_EMPTY_PATH is remembered for the rest of the run.
+int link_unnamed(int fd, const char* target) {
+  static std::atomic<bool> empty_path{true};
+  if (empty_path.load(std::memory_order_relaxed)) {
+    if (::linkat(fd, "", AT_FDCWD, target, AT_EMPTY_PATH) == 0) return 0;
+    if (errno != ENOENT && errno != EPERM && errno != EINVAL) return -1;  // EEXIST, ENOSPC ...
+    empty_path.store(false, std::memory_order_relaxed);
+  }
+  char proc[64];
+  std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  return ::linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW);
+}
+
 }  // namespace
 
 Status AtomicFile::open(const std::string& path, Destination destination) {
@@ -96,8 +113,8 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
   anonymous_ = false;
   temp_.clear();
   Status folder = Status::Ok();
-  // linkat() names an unnamed file through /proc/self/fd (AT_EMPTY_PATH would need a
-  // capability): without /proc, the temporary name.
+  // linkat() names an unnamed file (link_unnamed) with AT_EMPTY_PATH or, when that needs a
+  // capability the process lacks, through /proc/self/fd: without /proc, the temporary name.
   static const bool proc_fd = ::access("/proc/self/fd", X_OK) == 0;
   if (!looked_up_ && proc_fd) {
     // Expected new: an unnamed file in the destination's folder (O_TMPFILE), linked under its
@@ -135,9 +152,7 @@ Status AtomicFile::commit(bool sync) {
     // The unnamed file gets its name: linked if nothing is there; if something is, linked under
     // the temporary name and replaced below, as a temporary file would be.
     anonymous_ = false;
-    char proc[64];
-    std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd_);
-    if (::linkat(AT_FDCWD, proc, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+    if (link_unnamed(fd_, path_.c_str()) == 0) {
       const int rc = ::close(fd_);
       fd_ = -1;
       if (rc != 0) return io_error("cannot write", path_, errno);
@@ -150,7 +165,7 @@ Status AtomicFile::commit(bool sync) {
     }
     const std::string temp = temp_name_for(path_);
     ::unlink(temp.c_str());  // a stale one
-    if (::linkat(AT_FDCWD, proc, AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    if (link_unnamed(fd_, temp.c_str()) != 0) {
       const int err = errno;
       abort();
       return io_error("cannot create", temp, err);

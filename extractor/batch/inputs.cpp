@@ -161,6 +161,7 @@ Status InputWalker::open(const InputSpec& spec) {
   skip_.clear();
   for (const std::string& k : spec.skip) skip_.push_back(absolute_normal(k).string());
   dedup_ = named_.size() > 1;
+  sizes_ = spec.sizes;
   rewind();
   return Status::Ok();
 }
@@ -217,7 +218,7 @@ Status InputWalker::list_folder(const std::string& given_dir, const std::string&
     const bool is_dir = type == DT_DIR;
     std::string refused = is_dir ? std::string() : special_file(type);
     std::int64_t size = -1;
-    if (spec_->sizes && !is_dir && refused.empty()) {
+    if (sizes_ && !is_dir && refused.empty()) {
       if (have_stat || ::fstatat(fd, name.c_str(), &st, 0) == 0) {
         size = static_cast<std::int64_t>(st.st_size);
       }
@@ -268,7 +269,7 @@ Result<bool> InputWalker::take(const std::string& given, const std::string& abs,
   out.rel = std::move(rel);
   out.refused = std::move(refused);
   out.size = -1;
-  if (spec_->sizes) {
+  if (sizes_) {
     struct stat st {};
     if (::stat(given.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
       out.size = static_cast<std::int64_t>(st.st_size);

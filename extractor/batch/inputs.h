@@ -61,6 +61,8 @@ class InputWalker {
   Result<bool> next(Input& out);
   // Back before the first input (a first walk counts the inputs, a second reads them).
   void rewind();
+  // Whether the next inputs come with their sizes (InputSpec::sizes at first).
+  void set_sizes(bool sizes) { sizes_ = sizes; }
 
  private:
   struct Named {
@@ -94,6 +96,7 @@ class InputWalker {
   std::vector<Entry> files_;
   std::size_t file_ = 0;
   std::vector<std::pair<std::string, std::string>> stack_;
+  bool sizes_ = false;  // Input::size wanted
   bool dedup_ = false;  // more than one named path: the same file may be met twice
   std::unordered_set<std::string> seen_;
 };

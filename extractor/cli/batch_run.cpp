@@ -653,6 +653,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   if (!loaded) return 2;
   if (!walk_error.empty()) return batch_usage(walk_error);
   walker.rewind();
+  walker.set_sizes(false);  // the workers look at each file anyway
   std::deque<batch::Input> first = [&] {
     std::vector<batch::Input> v = largest.largest();
     return std::deque<batch::Input>(std::make_move_iterator(v.begin()),
