@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,11 @@ class Progress {
  public:
   Progress(const char* command, BatchOptions::ProgressMode mode, std::size_t files_total,
            std::size_t jobs);
-  void file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped);
+  // `size`: the file's size on disk, when set_size_total() gave the run's.
+  void file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped,
+                 std::uint64_t size = 0);
+  // The inputs' sizes on disk, all together: the time left is then measured in bytes, not files.
+  void set_size_total(std::uint64_t bytes) { size_total_ = bytes; }
   void tick(bool force = false);  // prints when due
   // The summary: on stderr unless quiet, and to --stats FILE. Returns false if FILE failed.
   bool finish(const std::string& stats_file);
@@ -56,6 +61,7 @@ class Progress {
 
  private:
   double elapsed() const;
+  std::optional<double> seconds_left(double seconds) const;  // batch::eta_seconds
   std::string summary_json(const char* event) const;
   const char* command_;
   BatchOptions::ProgressMode mode_;
@@ -63,6 +69,7 @@ class Progress {
   std::size_t jobs_;
   std::chrono::steady_clock::time_point start_, last_;
   std::uint64_t done_ = 0, bytes_ = 0, citations_ = 0, errors_ = 0, skipped_ = 0;
+  std::uint64_t size_total_ = 0, size_done_ = 0, size_worked_ = 0;
   bool printed_ = false;
 };
 

@@ -24,6 +24,7 @@
 
 #include "batch/atomic_file.h"
 #include "batch/compress.h"
+#include "batch/eta.h"
 #include "batch/hash.h"
 #include "batch/manifest.h"
 #include "batch/ordered_pool.h"
@@ -147,13 +148,24 @@ Progress::Progress(const char* command, BatchOptions::ProgressMode mode, std::si
       start_(std::chrono::steady_clock::now()),
       last_(start_) {}
 
+std::optional<double> Progress::seconds_left(double seconds) const {
+  if (total_ == 0 || done_ >= total_) return std::nullopt;
+  if (size_total_ != 0) {
+    return batch::eta_seconds({size_total_, size_done_, size_worked_, seconds});
+  }
+  return batch::eta_seconds({total_, done_, done_ - skipped_, seconds});
+}
+
 double Progress::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void Progress::file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped) {
+void Progress::file_done(std::uint64_t bytes, std::uint64_t citations, bool error, bool skipped,
+                         std::uint64_t size) {
   ++done_;
   bytes_ += bytes;
+  size_done_ += size;
+  if (!skipped) size_worked_ += size;
   citations_ += citations;
   errors_ += error ? 1 : 0;
   skipped_ += skipped ? 1 : 0;
@@ -174,9 +186,7 @@ std::string Progress::summary_json(const char* event) const {
   j["seconds"] = std::round(t * 1000) / 1000;
   j["mb_per_s"] = t > 0 ? std::round(double(bytes_) / 1e6 / t * 100) / 100 : 0.0;
   j["files_per_s"] = t > 0 ? std::round(double(done_) / t * 10) / 10 : 0.0;
-  if (total_ != 0 && done_ > 0 && done_ < total_) {
-    j["eta_s"] = std::round(t / double(done_) * double(total_ - done_));
-  }
+  if (const auto left = seconds_left(t)) j["eta_s"] = std::round(*left);
   j["jobs"] = jobs_;
   return to_json_line(j);
 }
@@ -194,8 +204,8 @@ void Progress::tick(bool force) {
   }
   const double t = elapsed();
   char eta[32] = "";
-  if (total_ != 0 && done_ > 0 && done_ < total_) {
-    const auto s = static_cast<long long>(t / double(done_) * double(total_ - done_));
+  if (const auto left = seconds_left(t)) {
+    const auto s = static_cast<long long>(*left);
     std::snprintf(eta, sizeof eta, "  ETA %lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
   }
   std::fprintf(stderr,
@@ -279,6 +289,7 @@ struct FileResult {
   enum class Kind { kOk, kSkipped, kError, kNotRun } kind = Kind::kOk;
   std::string error;
   std::uint64_t bytes = 0;  // input bytes read (decompressed)
+  std::uint64_t size = 0;   // the input's size on disk (for the time left)
   std::uint64_t citations = 0;
   std::uint64_t linked = 0;
   batch::ManifestEntry entry;
@@ -344,7 +355,9 @@ class MarkupBatch {
       return r;
     }
     try {
-      FileResult r = run_file(in, workers_[worker]);
+      std::uint64_t size = 0;
+      FileResult r = run_file(in, workers_[worker], size);
+      r.size = size;
       if (r.kind == FileResult::Kind::kError && output_disk_failed(r.os_error)) {
         halted_.store(true, std::memory_order_relaxed);
       }
@@ -371,7 +384,8 @@ class MarkupBatch {
     std::unique_ptr<extract::ExtractorSource> source;
   };
 
-  FileResult run_file(const batch::Input& in, Worker& worker) {
+  // `size`: set to the input's size on disk once known.
+  FileResult run_file(const batch::Input& in, Worker& worker, std::uint64_t& size_out) {
     if (!in.refused.empty()) return error(in.refused);
     const std::string out_path = output_path(in);
     struct stat st {};
@@ -381,6 +395,7 @@ class MarkupBatch {
     if (S_ISDIR(st.st_mode)) return error("is a directory");
     if (!S_ISREG(st.st_mode)) return error("not a regular file");
     const auto size = static_cast<std::uint64_t>(st.st_size);
+    size_out = size;
     if (options_.max_size != 0 && size > options_.max_size) {
       return error("too large: " + std::to_string(size) + " bytes, over --max-size " +
                    std::to_string(options_.max_size));
@@ -761,6 +776,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
     pool.submit(std::move(in));
   };
   Progress progress("markup", options.progress, total, options.jobs);
+  progress.set_size_total(largest.total_bytes());
   int status = 0;
   bool io_failed = false;
   Recorder recorder(group, manifest);
@@ -827,7 +843,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
         report_sink.reset();
       }
     }
-    progress.file_done(r.bytes, r.citations, failed, skipped);
+    progress.file_done(r.bytes, r.citations, failed, skipped, r.size);
     progress.tick();
     if (!recorder.poll(record_error)) record_failed();
   }

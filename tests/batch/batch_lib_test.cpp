@@ -1,5 +1,6 @@
 // extractor/batch: globs (table tests/data/batch/globs.tsv), the input walk, manifest lines,
-// compressed round trips, atomic files and the ordered job pool.
+// compressed round trips, atomic files, the ordered job pool, the largest inputs and the time
+// left.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 
 #include "batch/atomic_file.h"
 #include "batch/compress.h"
+#include "batch/eta.h"
 #include "batch/hash.h"
 #include "batch/inputs.h"
 #include "batch/manifest.h"
@@ -454,5 +456,31 @@ TEST_CASE("the largest inputs are those of a large share of the bytes, largest f
     for (const Input& in : largest.largest()) got.push_back(in.rel);
     INFO("case with " << c.sizes.size() << " inputs, keep " << c.keep);
     CHECK(got == c.expect);
+  }
+}
+
+TEST_CASE("the time left goes by the work done so far, skipped files left out of the rate",
+          "[batch]") {
+  struct Case {
+    RunDone run;
+    double expect;  // < 0: no estimate
+  };
+  const std::vector<Case> cases = {
+      {{1000, 100, 100, 2.0}, 18.0},  // 100 bytes in 2 s: 900 left take 18 s
+      {{1000, 600, 100, 2.0}, 8.0},   // 500 skipped: 400 left at 100 per 2 s
+      {{1000, 500, 0, 1.0}, -1},      // only skipped so far: no rate
+      {{1000, 1000, 900, 9.0}, -1},   // done
+      {{0, 10, 10, 1.0}, -1},         // the total is unknown
+      {{4, 1, 1, 30.0}, 90.0},        // in files: 1 of 4 in 30 s
+  };
+  for (const Case& c : cases) {
+    const auto got = eta_seconds(c.run);
+    INFO("total " << c.run.total << " done " << c.run.done << " worked " << c.run.worked);
+    if (c.expect < 0) {
+      CHECK(!got.has_value());
+    } else {
+      REQUIRE(got.has_value());
+      CHECK(*got == Approx(c.expect));
+    }
   }
 }
