@@ -652,15 +652,19 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   batch::LargestInputs largest;
   std::string walk_error;
   std::thread counter([&] {
-    for (batch::Input in;;) {
-      auto more = walker.next(in);
-      if (!more) {
-        walk_error = more.error().message;
-        return;
+    try {
+      for (batch::Input in;;) {
+        auto more = walker.next(in);
+        if (!more) {
+          walk_error = more.error().message;
+          return;
+        }
+        if (!*more) return;
+        ++total;
+        if (in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
       }
-      if (!*more) return;
-      ++total;
-      if (in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
+    } catch (const std::exception& e) {  // bad_alloc: a folder of more names than memory
+      walk_error = std::string("cannot walk the inputs: ") + e.what();
     }
   });
   const bool loaded = load(setup);
