@@ -12,11 +12,13 @@
 // results finished behind a long task at the head wait for it (up to the window) while the
 // workers go on with the next tasks. wait(batch, true) then also returns when the workers run
 // low on tasks, for the caller to submit more. Memory follows what is in flight: the window is
-// a bound, not an allocation.
+// a bound, not an allocation. set_budget() bounds the waiting results by weight too (the bytes
+// they hold), for results whose size varies.
 #pragma once
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -52,11 +54,18 @@ class OrderedPool {
   OrderedPool(const OrderedPool&) = delete;
   OrderedPool& operator=(const OrderedPool&) = delete;
 
+  // The pool is also full while the finished results not yet popped weigh `budget` or more,
+  // each weighing weight(result). Before the first submit.
+  void set_budget(std::function<std::size_t(const Result&)> weight, std::size_t budget) {
+    weight_ = std::move(weight);
+    budget_ = budget;
+  }
+
   std::size_t jobs() const { return workers_.size(); }
   bool full() {
     if (submitted_ - popped_ >= window_) return true;
     std::lock_guard<std::mutex> lock(mutex_);
-    return submitted_ - taken_ >= queue_;
+    return submitted_ - taken_ >= queue_ || waiting_weight_ >= budget_;
   }
   bool empty() const { return submitted_ == popped_; }
 
@@ -98,6 +107,7 @@ class OrderedPool {
   Result pop(std::size_t batch = 1) {
     wait(batch, false);
     std::lock_guard<std::mutex> lock(mutex_);
+    if (weight_) waiting_weight_ -= weight_(*slots_.front().result);
     Result r = std::move(*slots_.front().result);
     slots_.pop_front();
     ++popped_;
@@ -123,6 +133,7 @@ class OrderedPool {
       Result r = fn_(task, index);
       lock.lock();
       // The slots before it may have been popped meanwhile: index from popped_ now.
+      if (weight_) waiting_weight_ += weight_(r);
       slots_[seq - popped_].result.emplace(std::move(r));
       ++finished_;
       if (wait_for_ != 0 && satisfied()) done_cv_.notify_all();
@@ -135,7 +146,10 @@ class OrderedPool {
   }
   // With mutex_ held: the workers have at most one task each left to start (fewer than the
   // queue: the caller can submit), and the window has room for more.
-  bool hungry() const { return submitted_ - taken_ <= low_ && submitted_ - popped_ < window_; }
+  bool hungry() const {
+    return submitted_ - taken_ <= low_ && submitted_ - popped_ < window_ &&
+           waiting_weight_ < budget_;
+  }
 
   Fn fn_;
   std::size_t window_, queue_;
@@ -148,6 +162,9 @@ class OrderedPool {
   std::uint64_t finished_ = 0;  // results set (finished_ - popped_ are ready, not yet popped)
   std::uint64_t wait_for_ = 0;  // pop() is waiting for this many ready results (0: not waiting)
   bool want_tasks_ = false;     // ... or for the workers to run low on tasks
+  std::function<std::size_t(const Result&)> weight_;  // set_budget()
+  std::size_t budget_ = SIZE_MAX;
+  std::size_t waiting_weight_ = 0;  // of the results set and not yet popped
   bool stop_ = false;
 };
 

@@ -479,8 +479,14 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     r.lines.clear();
   };
   const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, total));
+  // As markup (cli/batch_run.cpp): 2 * jobs + 2 files queued, and a large file holding the
+  // output back does not stop the other jobs: the results after it wait, up to 4,096 files or
+  // kWaitingBytes of citations held in memory (a result holds 4 MB at most: kSpillBytes).
+  constexpr std::size_t kWaitingBytes = 16u << 20;
+  const std::size_t queue = 2 * jobs + 2;
   batch::OrderedPool<batch::Input, FileOut> pool(
-      jobs, 2 * jobs + 2, [&](batch::Input& in, std::size_t) {
+      jobs, 4096 + queue,
+      [&](batch::Input& in, std::size_t) {
         FileOut r;
         const std::string& path = in.path;
         if (!in.refused.empty()) {
@@ -514,7 +520,9 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
         }
         flush_lines(r, true);
         return r;
-      });
+      },
+      queue);
+  pool.set_budget([](const FileOut& r) { return r.lines.size() + sizeof(FileOut); }, kWaitingBytes);
   Progress progress("extract", batch_options.progress, total, jobs);
   int status = 0;
   std::size_t done = 0;
@@ -542,8 +550,10 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     while (more && !pool.full() && go_on()) submit_next();
     if (pool.empty()) break;
     // Woken once for several files, not for every one (as markup): when jobs + 2 results are
-    // ready, each worker still has a file (the window is 2 * jobs + 2).
-    FileOut r = pool.pop(jobs + 2);
+    // ready, each worker still has a file (the queue is 2 * jobs + 2). Or woken early, to submit
+    // more, when the workers run low on files while a large one holds the output back.
+    if (!pool.wait(jobs + 2, more && go_on())) continue;
+    FileOut r = pool.pop();
     const std::string path = std::move(in_flight.front());
     in_flight.pop_front();
     ++done;

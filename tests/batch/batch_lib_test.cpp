@@ -422,6 +422,42 @@ TEST_CASE("the ordered pool with a queue goes on past a long task, in order, wit
   }
 }
 
+TEST_CASE("the ordered pool's budget bounds the weight of the results waiting behind a long task",
+          "[batch]") {
+  // Each result weighs 1, the budget is 10 and the queue 4: while task 0 runs, at most 10
+  // results can wait and 4 more tasks be queued, so task 0, which waits (up to 300 ms) for 40
+  // others, does not see them; then every result comes back in order.
+  std::atomic<int> finished_after_head{0};
+  int seen_by_head = 0;
+  OrderedPool<int, int> pool(
+      2, 64,
+      [&](int& x, std::size_t) {
+        if (x == 0) {
+          const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+          while (finished_after_head.load() < 40 && std::chrono::steady_clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          seen_by_head = finished_after_head.load();
+        } else {
+          ++finished_after_head;
+        }
+        return x;
+      },
+      4);
+  pool.set_budget([](const int&) { return std::size_t{1}; }, 10);
+  int next = 0, expect = 0;
+  const int n = 100;
+  while (next < n || !pool.empty()) {
+    while (next < n && !pool.full()) pool.submit(next++);
+    if (pool.empty()) break;
+    if (!pool.wait(4, next < n)) continue;
+    CHECK(pool.pop() == expect++);
+  }
+  CHECK(expect == n);
+  CHECK(seen_by_head >= 10);
+  CHECK(seen_by_head <= 14);
+}
+
 TEST_CASE("the largest inputs are those of a large share of the bytes, largest first", "[batch]") {
   struct Case {
     std::vector<std::uint64_t> sizes;  // in walk order; input i is named "f<i>"
