@@ -649,9 +649,16 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   batch::InputWalker walker;
   if (Status s = walker.open(spec); !s) return batch_usage(s.error().message);
   std::size_t total = 0;
+  // The sizes cost a stat per file, which on a network filesystem (a list of paths on Lustre)
+  // can take a millisecond: they are taken for the first 100,000 inputs and the first second
+  // of the walk only. A run longer than that does not notice a large file's tail; it then runs
+  // in walk order, its time left counted in files.
   batch::LargestInputs largest;
+  bool sized = true;
   std::string walk_error;
   std::thread counter([&] {
+    constexpr std::size_t kSizedInputs = 100000;
+    const auto sized_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     try {
       for (batch::Input in;;) {
         auto more = walker.next(in);
@@ -661,7 +668,12 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
         }
         if (!*more) return;
         ++total;
-        if (in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
+        if (sized && (total > kSizedInputs ||
+                      (total % 256 == 0 && std::chrono::steady_clock::now() > sized_until))) {
+          sized = false;
+          walker.set_sizes(false);
+        }
+        if (sized && in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
       }
     } catch (const std::exception& e) {  // bad_alloc: a folder of more names than memory
       walk_error = std::string("cannot walk the inputs: ") + e.what();
@@ -674,7 +686,8 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   walker.rewind();
   walker.set_sizes(false);  // the workers look at each file anyway
   std::deque<batch::Input> first = [&] {
-    std::vector<batch::Input> v = largest.largest();
+    std::vector<batch::Input> v;
+    if (sized) v = largest.largest();
     return std::deque<batch::Input>(std::make_move_iterator(v.begin()),
                                     std::make_move_iterator(v.end()));
   }();
@@ -780,7 +793,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
     pool.submit(std::move(in));
   };
   Progress progress("markup", options.progress, total, options.jobs);
-  progress.set_size_total(largest.total_bytes());
+  if (sized) progress.set_size_total(largest.total_bytes());
   int status = 0;
   bool io_failed = false;
   Recorder recorder(group, manifest);
