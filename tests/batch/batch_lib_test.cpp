@@ -46,6 +46,16 @@ std::string some_text(std::size_t n) {
   return s;
 }
 
+// What a long task at the head of a pool does in the tests below: waits until `count` reaches
+// `target` (or `timeout` passes) and returns the count it saw.
+int wait_for_count(const std::atomic<int>& count, int target, std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (count.load() < target && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return count.load();
+}
+
 }  // namespace
 
 TEST_CASE("include and exclude globs match relative paths", "[batch]") {
@@ -391,11 +401,8 @@ TEST_CASE("the ordered pool with a queue goes on past a long task, in order, wit
         2, 64,
         [&](int& x, std::size_t) {
           if (x == 0) {
-            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-            while (finished_after_head.load() < 40 && std::chrono::steady_clock::now() < until) {
-              std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-            head_saw_them = finished_after_head.load() >= 40;
+            head_saw_them =
+                wait_for_count(finished_after_head, 40, std::chrono::milliseconds(2000)) >= 40;
           } else {
             ++finished_after_head;
           }
@@ -433,11 +440,7 @@ TEST_CASE("the ordered pool's budget bounds the weight of the results waiting be
       2, 64,
       [&](int& x, std::size_t) {
         if (x == 0) {
-          const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
-          while (finished_after_head.load() < 40 && std::chrono::steady_clock::now() < until) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-          }
-          seen_by_head = finished_after_head.load();
+          seen_by_head = wait_for_count(finished_after_head, 40, std::chrono::milliseconds(300));
         } else {
           ++finished_after_head;
         }
