@@ -175,11 +175,11 @@ void InputWalker::rewind() {
   seen_.clear();
 }
 
-// Lists a folder: its files, sorted by name, to be given next; its subfolders (not skipped nor
-// excluded, links to folders not followed), to be walked after them in name order. A regular
-// file is told by the listing's own type (d_type), without a stat; only links, special files
-// and entries of filesystems that do not tell the type are looked up, relative to the folder
-// (fstatat), as are the sizes when InputSpec::sizes asks for them.
+// Lists a folder: its files not excluded, sorted by name, to be given next; its subfolders (not
+// skipped nor excluded, links to folders not followed), to be walked after them in name order.
+// A regular file is told by the listing's own type (d_type), without a stat; only links,
+// special files and entries of filesystems that do not tell the type are looked up, relative to
+// the folder (fstatat), as are the sizes when InputSpec::sizes asks for them.
 Status InputWalker::list_folder(const std::string& given_dir, const std::string& abs_dir) {
   files_.clear();
   file_ = 0;
@@ -216,6 +216,9 @@ Status InputWalker::list_folder(const std::string& given_dir, const std::string&
       }
     }
     const bool is_dir = type == DT_DIR;
+    // An excluded file is left out here, before its size is looked up (a folder is checked below,
+    // against the globs for folders).
+    if (!is_dir && excluded(*spec_, rel_in_folder(name), false)) continue;
     std::string refused = is_dir ? std::string() : special_file(type);
     std::int64_t size = -1;
     if (sizes_ && !is_dir && refused.empty()) {
@@ -287,9 +290,8 @@ Result<bool> InputWalker::next(Input& out) {
                                       ? dir_given_ + e.name
                                       : dir_given_ + "/" + e.name;
         // Under the folder, itself under the root: its relative path is the folder's and its
-        // name.
+        // name (excluded files were left out by list_folder).
         std::string rel = rel_in_folder(e.name);
-        if (excluded(*spec_, rel, false)) continue;
         if (dedup_ && !seen_.insert(rel).second) continue;  // the same file named twice
         out.path = given;
         out.rel = std::move(rel);
