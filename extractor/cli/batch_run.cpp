@@ -684,13 +684,10 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   if (!loaded) return 2;
   if (!walk_error.empty()) return batch_usage(walk_error);
   walker.rewind();
-  walker.set_sizes(false);  // the workers look at each file anyway
-  std::deque<batch::Input> first = [&] {
-    std::vector<batch::Input> v;
-    if (sized) v = largest.largest();
-    return std::deque<batch::Input>(std::make_move_iterator(v.begin()),
-                                    std::make_move_iterator(v.end()));
-  }();
+  walker.set_sizes(false);          // the workers look at each file anyway
+  std::vector<batch::Input> first;  // run before the walk's files, in this order
+  if (sized) first = largest.largest();
+  std::size_t first_taken = 0;
   std::unordered_set<std::string> run_first;  // their relative paths, skipped by the walk
   for (const batch::Input& in : first) run_first.insert(in.rel);
   if (!out_dir.empty() && fs::path(out_dir) == fs::path(walker.root())) {
@@ -773,9 +770,8 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   // ends the walk (the files before it are done).
   auto submit_next = [&] {
     batch::Input in;
-    if (!first.empty()) {
-      in = std::move(first.front());
-      first.pop_front();
+    if (first_taken < first.size()) {
+      in = std::move(first[first_taken++]);
     } else {
       do {
         auto got = walker.next(in);
