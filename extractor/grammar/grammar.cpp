@@ -164,7 +164,21 @@ struct SourceText {
     }
     return loc;
   }
+  // The text after its first `n` characters (a keyword: "self ", "previous ", "next "), each
+  // segment's column moved by `n`.
+  SourceText after(std::size_t n) const {
+    SourceText t = *this;
+    t.text = t.text.substr(n);
+    for (Segment& s : t.segments) s.col += static_cast<std::uint32_t>(n);
+    return t;
+  }
 };
+
+// Whether template parts are "{type.measure} {y:year}": a placeholder, one space, a placeholder.
+bool measure_and_year(const std::vector<TemplatePart>& parts) {
+  return parts.size() == 3 && !parts[0].choices.empty() && parts[1].choices.empty() &&
+         parts[1].text == " " && !parts[2].choices.empty();
+}
 
 Error error_at(const Location& loc, std::string message) {
   Error e = make_error(ErrorCode::kDataError, std::move(message));
@@ -787,9 +801,7 @@ class Loader {
     }
     if (rule_.refers == Rule::Refers::kSelf && !refers_src_.text.empty()) {
       // "self {s.measure}": the document itself, when its measure type is that value.
-      SourceText t = refers_src_;
-      t.text = t.text.substr(5);  // after "self "
-      for (auto& s : t.segments) s.col += 5;
+      const SourceText t = refers_src_.after(5);  // after "self "
       auto parts = parse_template(t, rule_);
       if (!parts) return parts.error();
       if (parts->size() != 1 || parts->front().choices.empty()) {
@@ -798,16 +810,12 @@ class Loader {
       rule_.refers_measure = std::move(parts->front());
     }
     if (rule_.refers == Rule::Refers::kPreviousMeasure) {
-      SourceText t = refers_src_;
-      t.text = t.text.substr(9);  // after "previous "
-      for (auto& s : t.segments) s.col += 9;
+      const SourceText t = refers_src_.after(9);  // after "previous "
       auto parts = parse_template(t, rule_);
       if (!parts) return parts.error();
       // "{type.measure}", or "{type.measure} {y:year}": the last act of that type and year.
       const bool one = parts->size() == 1 && !parts->front().choices.empty();
-      const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
-                       (*parts)[1].choices.empty() && (*parts)[1].text == " " &&
-                       !(*parts)[2].choices.empty();
+      const bool two = measure_and_year(*parts);
       // "code": the last act of that measure type, written out.
       const bool literal = parts->size() == 1 && parts->front().choices.empty();
       if (!one && !two && !literal) {
@@ -825,18 +833,11 @@ class Loader {
                         "a 'defines' rule gives no citation: no 'emit', 'refers', 'continues' "
                         "nor 'heading'");
       }
-      SourceText t = defines_src_;
-      if (t.text.rfind("next ", 0) == 0) {
-        rule_.defines_next = true;
-        t.text = t.text.substr(5);  // after "next "
-        for (auto& seg : t.segments) seg.col += 5;
-      }
+      rule_.defines_next = defines_src_.text.rfind("next ", 0) == 0;
+      const SourceText t = rule_.defines_next ? defines_src_.after(5) : defines_src_;
       auto parts = parse_template(t, rule_);
       if (!parts) return parts.error();
-      const bool two = parts->size() == 3 && !(*parts)[0].choices.empty() &&
-                       (*parts)[1].choices.empty() && (*parts)[1].text == " " &&
-                       !(*parts)[2].choices.empty();
-      if (!two) {
+      if (!measure_and_year(*parts)) {
         return error_at(defines_src_.at(0),
                         "expected the measure type and the year: {type.measure} {y:year}");
       }
