@@ -64,7 +64,7 @@ const rewrite::Insertions& insertions() {
   return ins;
 }
 
-class BufferSink final : public rewrite::Sink {
+class BufferSink final : public io::Sink {
  public:
   explicit BufferSink(std::size_t capacity) { buf_.reserve(capacity); }
   Status write(std::string_view bytes) override {

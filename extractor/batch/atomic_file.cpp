@@ -58,15 +58,16 @@ void AtomicFile::abort() {
 
 namespace {
 
-// Calls open_fd(); when it fails because the folder of `path` is missing, makes that folder (and
-// those above it) and calls it again: one failed open for the first file of a folder, not a
-// create_directories (a stat per level) for every file. The result of open_fd (errno set when it
-// is -1), or -1 with `folder` set to the error when the folder cannot be made.
+// Calls open_fd(); when it fails because the folder of `path` is missing (and `folders` says
+// kMake), makes that folder (and those above it) and calls it again: one failed open for the
+// first file of a folder, not a create_directories (a stat per level) for every file. The result of
+// open_fd (errno set when it is -1), or -1 with `folder` set to the error when the folder cannot be
+// made.
 template <class OpenFd>
-int open_making_folder(const std::string& path, OpenFd open_fd, Status& folder) {
+int open_making_folder(const std::string& path, OpenFd open_fd, Status& folder, Folders folders) {
   namespace fs = std::filesystem;
   int fd = open_fd();
-  if (fd < 0 && errno == ENOENT) {
+  if (fd < 0 && errno == ENOENT && folders == Folders::kMake) {
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty()) {
       std::error_code ec;
@@ -101,7 +102,7 @@ int link_unnamed(int fd, const char* target) {
 
 }  // namespace
 
-Status AtomicFile::open(const std::string& path, Destination destination) {
+Status AtomicFile::open(const std::string& path, Destination destination, Folders folders) {
   namespace fs = std::filesystem;
   path_ = path;
   looked_up_ = destination == Destination::kMayExist;
@@ -123,7 +124,8 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
     const fs::path parent = fs::path(path).parent_path();
     const std::string dir = parent.empty() ? std::string(".") : parent.string();
     fd_ = open_making_folder(
-        path, [&] { return ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); }, folder);
+        path, [&] { return ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); }, folder,
+        folders);
     if (!folder) return folder;
     if (fd_ >= 0) {
       anonymous_ = true;
@@ -133,9 +135,9 @@ Status AtomicFile::open(const std::string& path, Destination destination) {
   const std::string temp = temp_name_for(path);
   fd_ = open_making_folder(
       path, [&] { return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode); },
-      folder);
+      folder, folders);
   if (!folder) return folder;
-  if (fd_ < 0) return io_error("cannot create", temp, errno);
+  if (fd_ < 0) return io_error("cannot create", errno == ENOENT ? path : temp, errno);
   temp_ = temp;
   if (replaces) keep_owner_and_mode(fd_, st);
   return Status::Ok();

@@ -47,6 +47,10 @@ enum class Destination {
   kNew,
 };
 
+// Whether open() creates the destination's missing parent folders (a batch's output tree), or
+// fails with kNotFound (one output named on a command line: a typo in its folder is an error).
+enum class Folders { kMake, kMustExist };
+
 class AtomicFile {
  public:
   AtomicFile() = default;
@@ -54,7 +58,8 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  Status open(const std::string& path, Destination destination = Destination::kMayExist);
+  Status open(const std::string& path, Destination destination = Destination::kMayExist,
+              Folders folders = Folders::kMake);
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
   Status commit(bool sync);

@@ -92,9 +92,9 @@ bool parse_manifest_line(const std::string& line, std::string& rel, ManifestEntr
   }
   if (n != 8 || line.find('\t', start) != std::string::npos) return false;
   return unescape(f[0], rel) && number(f[1], e.size) && number(f[2], e.mtime_ns) &&
-         Hash128::from_hex(f[3], e.input_hash) && unescape(f[4], e.output) &&
-         number(f[5], e.output_size) && Hash128::from_hex(f[6], e.output_hash) &&
-         Hash128::from_hex(f[7], e.options);
+         io::Hash128::from_hex(f[3], e.input_hash) && unescape(f[4], e.output) &&
+         number(f[5], e.output_size) && io::Hash128::from_hex(f[6], e.output_hash) &&
+         io::Hash128::from_hex(f[7], e.options);
 }
 
 Manifest::~Manifest() {

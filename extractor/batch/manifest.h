@@ -15,19 +15,19 @@
 #include <unordered_map>
 #include <vector>
 
-#include "batch/hash.h"
 #include "common/status.h"
+#include "io/hash.h"
 
 namespace lexlink::batch {
 
 struct ManifestEntry {
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
-  Hash128 input_hash;
+  io::Hash128 input_hash;
   std::string output;  // relative to the output root
   std::uint64_t output_size = 0;
-  Hash128 output_hash;
-  Hash128 options;
+  io::Hash128 output_hash;
+  io::Hash128 options;
 };
 
 class Manifest {

@@ -19,6 +19,7 @@
 #include "extract/extractor.h"
 #include "rewrite/rewriter.h"
 #include "text/view_builder.h"
+#include "urn/profiles.h"
 
 namespace lexlink::cli {
 
@@ -83,6 +84,7 @@ struct MarkupSetup {
   std::shared_ptr<const extract::Extractor> extractor;
   text::ViewOptions view;
   rewrite::RewriteOptions options;
+  std::shared_ptr<const urn::Profiles> resolvers;  // what options.link.resolvers points to
   std::string self;
   std::string fingerprint;  // the options that change the output, for the manifest
 };

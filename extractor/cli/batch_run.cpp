@@ -23,15 +23,17 @@
 #include <vector>
 
 #include "batch/atomic_file.h"
-#include "batch/compress.h"
 #include "batch/eta.h"
-#include "batch/hash.h"
 #include "batch/manifest.h"
 #include "batch/ordered_pool.h"
 #include "cli/batch.h"
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
-#include "extract/citation_source.h"
+#include "document/extractor_source.h"
+#include "document/markup_job.h"
+#include "document/reader.h"
+#include "io/file_stream.h"
+#include "io/hash.h"
 #include "rewrite/document.h"
 
 namespace lexlink::cli {
@@ -249,7 +251,7 @@ bool Progress::finish(const std::string& stats_file) {
 // ---- options fingerprint -------------------------------------------------------------------
 
 std::string options_fingerprint(const std::string& data_dir, const std::string& options) {
-  batch::Hasher h;
+  io::Hasher h;
   h.update("lexlink " LEXLINK_VERSION "\n");
   h.update(options);
   std::vector<fs::path> files;
@@ -273,7 +275,7 @@ std::string options_fingerprint(const std::string& data_dir, const std::string& 
   std::string block;
   for (const fs::path& p : files) {
     h.update("\nfile " + p.lexically_relative(data_dir).generic_string() + "\n");
-    batch::InputStream in(batch::RawHash::kNo);
+    io::InputStream in(io::RawHash::kNo);
     if (!in.open(p.string())) continue;
     while (in.read(block) && !block.empty()) h.update(block);
   }
@@ -310,27 +312,11 @@ std::string error_text(const Error& e, const std::string& path) {
   return e.file == path || e.file.empty() ? e.message : e.to_string();
 }
 
-// Reads the first bytes of `in` until is_binary can decide (or the end): `block` views them. The
-// first read, most often the whole file, is not copied; when it is shorter than the probe, it
-// and the next are gathered in `head`.
-Status read_head(batch::InputStream& in, std::string& head, std::string_view& block) {
-  if (Status s = in.read(block); !s) return s;
-  if (block.empty() || block.size() >= text::kBinaryProbeBytes) return Status::Ok();
-  head.assign(block);
-  while (head.size() < text::kBinaryProbeBytes) {
-    if (Status s = in.read(block); !s) return s;
-    if (block.empty()) break;
-    head += block;
-  }
-  block = head;
-  return Status::Ok();
-}
-
 class MarkupBatch {
  public:
   MarkupBatch(const MarkupSetup& setup, const BatchOptions& options, std::string out_dir,
-              bool in_place, bool resume, const batch::Manifest& manifest,
-              batch::Hash128 fingerprint, batch::Destination destination)
+              bool in_place, bool resume, const batch::Manifest& manifest, io::Hash128 fingerprint,
+              batch::Destination destination)
       : setup_(setup),
         options_(options),
         out_dir_(std::move(out_dir)),
@@ -338,7 +324,8 @@ class MarkupBatch {
         resume_(resume),
         manifest_(manifest),
         fingerprint_(fingerprint),
-        destination_(destination) {}
+        destination_(destination),
+        job_(setup.view, setup.options, setup.extractor.get()) {}
 
   std::string output_path(const batch::Input& in) const {
     return in_place_ ? in.path : out_dir_ + "/" + in.rel;
@@ -381,7 +368,7 @@ class MarkupBatch {
 
   // What a worker thread keeps from document to document: memory the next one reuses.
   struct Worker {
-    std::unique_ptr<extract::ExtractorSource> source;
+    std::unique_ptr<document::ExtractorSource> source;
   };
 
   // `size`: set to the input's size on disk once known.
@@ -407,7 +394,7 @@ class MarkupBatch {
         struct stat ost {};
         if (::stat(out_path.c_str(), &ost) == 0 &&
             static_cast<std::uint64_t>(ost.st_size) == e->output_size) {
-          auto hash = batch::hash_file(in.path);  // the raw bytes: no decompression
+          auto hash = io::hash_file(in.path);  // the raw bytes: no decompression
           if (hash && *hash == e->input_hash) {
             FileResult r;
             r.kind = FileResult::Kind::kSkipped;
@@ -418,64 +405,42 @@ class MarkupBatch {
       }
     }
 
-    batch::InputStream input;
+    document::ReadOptions read_options;
+    read_options.max_bytes = options_.max_size;
+    read_options.limit_name = "--max-size";
+    read_options.raw_hash = io::RawHash::kYes;
+    document::DocumentReader input(read_options);
     if (Status s = input.open(in.path); !s) return error(error_text(s.error(), in.path));
-    std::string head;
-    std::string_view block;
-    if (Status s = read_head(input, head, block); !s) return error(error_text(s.error(), in.path));
-    // The probe as for one document: the first kBinaryProbeBytes, not the whole first block.
-    if (text::is_binary(block.substr(0, text::kBinaryProbeBytes))) {
-      return error(
-          "looks like a binary file (NUL or control bytes), not a text, HTML or XML "
-          "document");
-    }
+    // The binary check is made before the output is created.
+    if (Status s = input.check(); !s) return error(error_text(s.error(), in.path));
     batch::AtomicFile out;
     if (Status s = out.open(out_path, destination_); !s) {
       return error(s.error().to_string(), s.error().os_error);
     }
-    batch::OutputStream sink(out.fd(), batch::compression_of(out_path), out_path);
+    io::OutputStream sink(out.fd(), io::compression_of(out_path), out_path);
     sink.reserve(size + size / 4);  // the input and its links
     if (!worker.source) {
-      worker.source = std::make_unique<extract::ExtractorSource>(setup_.extractor, setup_.self);
+      worker.source = std::make_unique<document::ExtractorSource>(setup_.extractor, setup_.self);
     } else {
       worker.source->restart(setup_.self);
     }
-    extract::ExtractorSource& source = *worker.source;
-    rewrite::DocumentRewriter document(setup_.view, setup_.options, source, sink);
+    document::ExtractorSource& source = *worker.source;
     FileResult r;
-    auto take = [&] {
-      for (const rewrite::Outcome& o : document.outcomes()) {
-        ++r.citations;
-        if (o.linked) ++r.linked;
-      }
-      source.recycle(document.outcomes());
-      document.warnings().clear();
-    };
-    while (!block.empty()) {
-      if (options_.max_size != 0 && input.bytes() > options_.max_size) {
-        return error("too large: over --max-size " + std::to_string(options_.max_size) +
-                     " bytes once decompressed");
-      }
-      // A chunk's worth at a time: the outcomes (one per citation) then leave after each chunk.
-      for (std::size_t at = 0; at < block.size(); at += kCitationChunkBytes) {
-        if (Status s = document.feed(block.substr(at, kCitationChunkBytes)); !s) {
-          return error(error_text(s.error(), in.path), s.error().os_error);
-        }
-        take();
-      }
-      if (Status s = input.read(block); !s) return error(error_text(s.error(), in.path));
-    }
-    if (options_.max_size != 0 && input.bytes() > options_.max_size) {
-      return error("too large: over --max-size " + std::to_string(options_.max_size) +
-                   " bytes once decompressed");
-    }
-    if (Status s = document.finish(); !s) {
-      return error(error_text(s.error(), in.path), s.error().os_error);
-    }
-    take();
-    if (Status s = sink.finish(); !s) return error(s.error().to_string(), s.error().os_error);
-    if (Status s = out.commit(in_place_); !s) {
-      return error(s.error().to_string(), s.error().os_error);
+    Status s =
+        job_.run(input, source, sink,
+                 [&](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
+                   for (const rewrite::Outcome& o : outcomes) {
+                     ++r.citations;
+                     if (o.linked) ++r.linked;
+                   }
+                   source.recycle(outcomes);
+                   warnings.clear();
+                   return Status::Ok();
+                 });
+    if (!s) return error(error_text(s.error(), in.path), s.error().os_error);
+    if (Status f = sink.finish(); !f) return error(f.error().to_string(), f.error().os_error);
+    if (Status c = out.commit(in_place_); !c) {
+      return error(c.error().to_string(), c.error().os_error);
     }
     r.bytes = input.bytes();
     r.entry.output = in.rel;
@@ -504,8 +469,9 @@ class MarkupBatch {
   bool in_place_;
   bool resume_;
   const batch::Manifest& manifest_;
-  batch::Hash128 fingerprint_;
+  io::Hash128 fingerprint_;
   batch::Destination destination_;
+  const document::MarkupJob job_;    // shared by the workers
   std::atomic<bool> halted_{false};  // the outputs' disk failed: start no more files
   std::vector<Worker> workers_ = std::vector<Worker>(options_.jobs);
 };
@@ -712,8 +678,8 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
     std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
     return 2;
   }
-  batch::Hash128 fingerprint;
-  batch::Hash128::from_hex(setup.fingerprint, fingerprint);
+  io::Hash128 fingerprint;
+  io::Hash128::from_hex(setup.fingerprint, fingerprint);
   std::size_t sync_every = 1000;
   {
     const std::string& v = args.get("sync-every");
@@ -741,8 +707,8 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
       return 2;
     }
   }
-  std::unique_ptr<rewrite::FdSink> report_sink;
-  if (report) report_sink = std::make_unique<rewrite::FdSink>(report->fd(), options.report);
+  std::unique_ptr<io::FdSink> report_sink;
+  if (report) report_sink = std::make_unique<io::FdSink>(report->fd(), options.report);
 
   // The outcomes are only counted (the report has one line per file): no per-citation text,
   // href or link list is kept.

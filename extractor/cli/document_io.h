@@ -1,63 +1,43 @@
-// cli/document_io: reading a document (a file or standard input) in blocks, and writing an
-// output file so that it is never seen half-written.
-//
-// OutputFile writes to a temporary file in the destination's folder and renames it over the
-// destination on commit(); without commit() (an error, an early return) the temporary file is
-// removed and the destination is untouched. The destination keeps its permissions when it
-// exists. Reading the input and writing the output may name the same file (in-place update).
-// "-" (or an empty path) means standard input / standard output, written as it goes.
+// cli/document_io: where a command's one output goes (markup's document, its --report, unmark's
+// document): standard output, written as it goes, or a file that is never seen half-written:
+// written under a temporary name in the destination's folder and renamed over it on commit()
+// (batch::AtomicFile, fsynced), compressed when its name ends in .gz or .zst (as batch markup
+// writes such files). Without commit() (an error, an early return) the temporary file is
+// removed and the destination is untouched. The destination keeps its owner and permissions
+// when it exists; the output may name the input (an in-place update). "-" or "" is standard
+// output.
 #pragma once
 
-#include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
-#include <string_view>
 
+#include "batch/atomic_file.h"
 #include "common/status.h"
+#include "io/file_stream.h"
+#include "io/sink.h"
 
 namespace lexlink::cli {
-
-class DocumentInput {
- public:
-  DocumentInput() = default;
-  ~DocumentInput();
-  DocumentInput(const DocumentInput&) = delete;
-  DocumentInput& operator=(const DocumentInput&) = delete;
-
-  // Opens `path` ("-": standard input). kNotFound / kIoError with a message naming the file.
-  Status open(const std::string& path);
-  // Reads up to `max` bytes into `out` (replacing its content); an empty `out` means the end.
-  Status read(std::string& out, std::size_t max = 1 << 20);
-  // The first bytes of the input, read ahead without losing them (read() returns them first).
-  Result<std::string_view> head(std::size_t n);
-  const std::string& name() const { return name_; }
-
- private:
-  int fd_ = -1;
-  bool owned_ = false;
-  std::string name_;
-  std::string pending_;  // read ahead by head()
-};
 
 class OutputFile {
  public:
   OutputFile() = default;
-  ~OutputFile();  // removes the temporary file unless committed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  // Creates the temporary file next to `path` ("-" or "": standard output).
   Status open(const std::string& path);
-  int fd() const { return fd_; }
+  // Where the output is written (valid after a successful open()).
+  io::Sink& sink();
   const std::string& name() const { return name_; }
-  // Syncs, closes and renames the temporary file over the destination.
+  // Finishes the output: the compressed stream ended, everything written, synced and renamed
+  // into place.
   Status commit();
 
  private:
-  int fd_ = -1;
-  bool stdout_ = false;
-  std::string path_;
-  std::string temp_;
   std::string name_;
+  batch::AtomicFile file_;
+  std::optional<io::FdSink> stdout_;
+  std::optional<io::OutputStream> stream_;
 };
 
 }  // namespace lexlink::cli

@@ -23,19 +23,20 @@
 #include <system_error>
 #include <utility>
 
-#include "batch/compress.h"
 #include "batch/inputs.h"
 #include "batch/ordered_pool.h"
 #include "cli/args.h"
 #include "cli/batch.h"
 #include "cli/commands.h"
 #include "cli/extractor_setup.h"
-#include "cli/input.h"
 #include "cli/json_lines.h"
 #include "common/pod_vector.h"
 #include "common/tsv.h"
+#include "document/extract_document.h"
+#include "document/reader.h"
 #include "extract/document_name.h"
 #include "extract/extractor.h"
+#include "io/file_stream.h"
 #include "text/view_builder.h"
 #include "urn/profiles.h"
 #include "urn/urn.h"
@@ -96,86 +97,29 @@ constexpr const char* kEvalUsage =
     "--jobs N reads N documents at a time (default: every core); the scores and details are\n"
     "the same for any N.\n";
 
-std::optional<text::Encoding> parse_encoding(const std::string& s) {
-  if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
-  if (s == "utf-16le") return text::Encoding::kUtf16Le;
-  if (s == "utf-16be") return text::Encoding::kUtf16Be;
-  if (s == "iso-8859-1" || s == "latin1") return text::Encoding::kIso8859_1;
-  if (s == "windows-1252" || s == "cp1252") return text::Encoding::kWindows1252;
-  if (s == "iso-8859-15" || s == "latin9") return text::Encoding::kIso8859_15;
-  return std::nullopt;
-}
-
 struct ExtractSetup {
   std::shared_ptr<const extract::Extractor> extractor;
   text::ViewOptions view;
   std::string self;
-  bool resolver_href = false;
-  char partition_sep = '#';
-  std::optional<urn::Profiles> profiles;
+  LinkSetup link;
 };
 
 // Loads the extractor and reads the options shared by extract and explain.
 int setup(const char* command, const Context& context, const Args& args, ExtractSetup& s) {
   s.extractor = load_extractor(command, context, args);
   if (!s.extractor) return 2;
-  set_citation_chunking(s.view, *s.extractor);
-  const std::string& format = args.get("format");
-  using FC = text::ViewOptions::FormatChoice;
-  if (format == "auto") {
-    s.view.format = FC::kAuto;
-  } else if (format == "text") {
-    s.view.format = FC::kText;
-  } else if (format == "html") {
-    s.view.format = FC::kHtml;
-  } else if (format == "xml") {
-    s.view.format = FC::kXml;
-  } else {
-    std::fprintf(stderr, "lexlink: --format is auto, text, html or xml\n");
-    return 2;
-  }
-  if (args.given("encoding")) {
-    auto enc = parse_encoding(args.get("encoding"));
-    if (!enc) {
-      std::fprintf(stderr, "lexlink: unknown --encoding '%s'\n", args.get("encoding").c_str());
-      return 2;
-    }
-    s.view.encoding = *enc;
-  }
+  if (!read_document_options(command, args, s.view)) return 2;
   s.self = args.get("self");
-  const std::string& href = args.get("href");
-  if (href != "urn" && href != "resolver") {
-    std::fprintf(stderr, "lexlink: --href is urn or resolver\n");
-    return 2;
-  }
-  s.resolver_href = href == "resolver";
-  const std::string& sep = args.get("partition-sep");
-  if (sep != "#" && sep != "~") {
-    std::fprintf(stderr, "lexlink: --partition-sep is '#' or '~'\n");
-    return 2;
-  }
-  s.partition_sep = sep[0];
-  if (s.resolver_href) {
-    auto p = urn::Profiles::load(context.data_dir);
-    if (!p) {
-      std::fprintf(stderr, "lexlink: %s\n", p.error().to_string().c_str());
-      return 2;
-    }
-    s.profiles.emplace(std::move(*p));
-  }
+  if (!read_link_options(command, context, args, s.link)) return 2;
   return 0;
 }
 
-// The href field: the URN itself, or the resolver link (computed into `scratch`).
+// The href field: the URN itself, or the link the options ask for (computed into `scratch`).
 std::string_view href_of(const ExtractSetup& s, const extract::Citation& c, std::string& scratch) {
-  if (!s.resolver_href) return c.urn;
-  urn::ParseOptions po;
-  po.allow_unnumbered = true;
-  auto u = urn::parse(c.urn, po);
-  if (!u) return c.urn;
-  auto url = s.profiles->resolve(*u, urn::ResolveOptions{s.partition_sep});
-  if (!url) return c.urn;
-  scratch = std::move(*url);
+  const rewrite::LinkOptions& link = s.link.link;
+  if (link.href == rewrite::HrefMode::kUrn && link.partition_sep == '~') return c.urn;
+  std::string note;
+  if (!rewrite::href_of(link, c.urn, scratch, note)) return c.urn;
   return scratch;
 }
 
@@ -287,75 +231,12 @@ void append_citation_json(std::string& out, const extract::Citation& c) {
   out.resize(static_cast<std::size_t>(p - begin));
 }
 
-// Extracts the citations of one input (a path or "-"), streaming it through the view builder;
-// `each_chunk` receives each chunk's citations (so memory does not grow with the input).
-template <class EachChunk>
-Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
-                    const std::string& path, const std::string& self, EachChunk&& each_chunk,
-                    std::uint64_t max_size = 0, std::uint64_t* bytes = nullptr) {
-  // A chunk's citations, overwritten by the next chunk's, and the spares of a chunk with fewer
-  // (Extractor::extract_over): the new ones reuse their strings' memory. Kept per thread, from
-  // file to file.
-  thread_local std::vector<extract::Citation> out, spare;
-  batch::InputStream in(batch::RawHash::kNo);
-  if (Status s = in.open(path); !s) return s;
-  text::ViewBuilder builder(view);
-  std::unique_ptr<extract::Extractor::Session> session;
-  bool first = true;
-  auto drain = [&]() -> Status {
-    while (auto chunk = builder.next()) {
-      if (!session) {  // the document's own name: --self, else its metadata (document_name.h)
-        session = x.start(!self.empty() || chunk->format == text::Format::kText
-                              ? self
-                              : x.document_name(chunk->original));
-      }
-      // The last chunk's citations are overwritten (their strings' memory reused in place).
-      if (Status s = x.extract_over(*chunk, *session, out, spare); !s) return s;
-      each_chunk(out);
-    }
-    return Status::Ok();
-  };
-  // The stream's own buffer is fed as it is (the view copies what it keeps); only the first
-  // bytes, while there are too few to tell text from binary, are gathered in `head`.
-  std::string head;
-  std::string_view block;
-  while (true) {
-    if (Status s = in.read(block); !s) return s;
-    if (bytes != nullptr) *bytes = in.bytes();
-    if (max_size != 0 && in.bytes() > max_size) {
-      return make_error(ErrorCode::kLimitExceeded,
-                        "too large: over --max-size " + std::to_string(max_size) + " bytes");
-    }
-    if (first && !block.empty() && head.size() + block.size() < text::kBinaryProbeBytes) {
-      head += block;  // too little to decide: wait for more
-      continue;
-    }
-    if (!head.empty()) {
-      head += block;
-      block = head;
-    }
-    if (block.empty()) break;
-    if (first) {
-      first = false;
-      if (text::is_binary(block.substr(0, text::kBinaryProbeBytes))) {
-        return make_error(ErrorCode::kUnsupported,
-                          "looks like a binary file (NUL or control bytes), not text");
-      }
-    }
-    if (Status s = builder.feed(block); !s) return s;
-    head.clear();
-    if (Status s = drain(); !s) return s;
-  }
-  if (Status s = builder.finish(); !s) return s;
-  return drain();
-}
-
 int extract_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
   args.flag("help");
   declare_extractor_options(args);
-  args.option("format", "auto").option("encoding", "");
-  args.option("href", "urn").option("partition-sep", "#");
+  declare_document_options(args);
+  declare_link_options(args);
   declare_batch_options(args);
   if (!args.parse(argv)) {
     std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
@@ -484,9 +365,16 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   // kWaitingBytes of citations held in memory (a result holds 4 MB at most: kSpillBytes).
   constexpr std::size_t kWaitingBytes = 16u << 20;
   const std::size_t queue = 2 * jobs + 2;
+  // One reading per worker: its citations' memory goes from file to file.
+  std::vector<document::DocumentExtractor> readings;
+  readings.reserve(jobs);
+  for (std::size_t j = 0; j < jobs; ++j) readings.emplace_back(s.extractor, s.view);
+  document::ReadOptions read_options;
+  read_options.max_bytes = batch_options.max_size;
+  read_options.limit_name = "--max-size";
   batch::OrderedPool<batch::Input, FileOut> pool(
       jobs, 4096 + queue,
-      [&](batch::Input& in, std::size_t) {
+      [&](batch::Input& in, std::size_t worker) {
         FileOut r;
         const std::string& path = in.path;
         if (!in.refused.empty()) {
@@ -496,16 +384,19 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
         std::string file_json, href_scratch;
         append_json_string(file_json, path);
         try {
-          Status st = extract_file(
-              *s.extractor, s.view, path, s.self,
-              [&](const std::vector<extract::Citation>& citations) {
-                for (const auto& c : citations) {
-                  append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch));
-                }
-                r.citations += citations.size();
-                flush_lines(r, false);
-              },
-              batch_options.max_size, &r.bytes);
+          document::DocumentReader reader(read_options);
+          Status st = reader.open(path);
+          if (st) {
+            st = readings[worker].run(reader, s.self, [&](std::vector<extract::Citation>& cs) {
+              for (const auto& c : cs) {
+                append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch));
+              }
+              r.citations += cs.size();
+              flush_lines(r, false);
+              return Status::Ok();
+            });
+          }
+          r.bytes = reader.bytes();
           if (!st) {
             // The file is named once: in "file", and first on the stderr line.
             const Error& e = st.error();
@@ -591,8 +482,8 @@ int explain_command(const Context& context, const std::vector<std::string>& argv
   Args args;
   args.flag("help");
   declare_extractor_options(args);
-  args.option("format", "text").option("encoding", "");
-  args.option("href", "urn").option("partition-sep", "#");
+  declare_document_options(args, "text");
+  declare_link_options(args);
   if (!args.parse(argv) || args.positional().size() != 1) {
     std::fprintf(stderr, "lexlink explain: %s\n\n%s",
                  args.error().empty() ? "give one TEXT" : args.error().c_str(), kExplainUsage);
@@ -873,15 +764,18 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
         DocCitations r;
         const std::string path = (corpus / "text" / (*order[k].first + ".txt")).string();
         try {
-          if (Status st = extract_file(
-                  *s.extractor, s.view, path, map_id(*order[k].first),
-                  [&](const std::vector<extract::Citation>& chunk) {
-                    r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
-                  },
-                  0, &r.bytes);
-              !st) {
-            r.error = path + ": " + st.error().to_string();
+          document::DocumentReader reader;
+          Status st = reader.open(path);
+          if (st) {
+            st = document::DocumentExtractor(s.extractor, s.view)
+                     .run(reader, map_id(*order[k].first),
+                          [&](std::vector<extract::Citation>& chunk) {
+                            r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
+                            return Status::Ok();
+                          });
           }
+          r.bytes = reader.bytes();
+          if (!st) r.error = path + ": " + st.error().to_string();
         } catch (const std::exception& e) {
           r.error = path + ": failed: " + e.what();
         }

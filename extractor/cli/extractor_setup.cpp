@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/data_folder.h"
+#include "document/options.h"
 #include "urn/urn.h"
 
 namespace lexlink::cli {
@@ -42,10 +44,69 @@ std::shared_ptr<const extract::Extractor> load_extractor(const char* command,
   return std::move(*x);
 }
 
-void set_citation_chunking(text::ViewOptions& view, const extract::Extractor& extractor) {
-  view.chunk_bytes = kCitationChunkBytes;
-  view.first_chunk_text_bytes = extract::kChoiceTextBytes;
-  view.cut_advisor = extractor.cut_advisor();
+void declare_document_options(Args& args, const char* format) {
+  args.option("format", format).option("encoding", "auto");
+}
+
+bool read_document_options(const char* command, const Args& args, text::ViewOptions& view) {
+  auto format = document::parse_format(args.get("format"));
+  if (!format) {
+    std::fprintf(stderr, "lexlink %s: --format: %s\n", command, format.error().message.c_str());
+    return false;
+  }
+  view.format = *format;
+  auto encoding = document::parse_encoding(args.get("encoding"));
+  if (!encoding) {
+    std::fprintf(stderr, "lexlink %s: --encoding: %s\n", command, encoding.error().message.c_str());
+    return false;
+  }
+  view.encoding = *encoding;
+  return true;
+}
+
+void declare_link_options(Args& args) {
+  args.option("href", "urn").option("partition-sep", "");
+}
+
+bool read_link_options(const char* command, const Context& context, const Args& args,
+                       LinkSetup& out) {
+  const std::string& href = args.get("href");
+  if (href == "urn") {
+    out.link.href = rewrite::HrefMode::kUrn;
+  } else if (href == "resolver") {
+    out.link.href = rewrite::HrefMode::kResolver;
+  } else {
+    std::fprintf(stderr, "lexlink %s: --href is urn or resolver\n", command);
+    return false;
+  }
+  const std::string& sep = args.get("partition-sep");
+  if (sep.empty()) {
+    out.link.partition_sep = out.link.href == rewrite::HrefMode::kUrn ? '~' : '#';
+  } else if (sep == "#" || sep == "~") {
+    out.link.partition_sep = sep[0];
+  } else {
+    std::fprintf(stderr, "lexlink %s: --partition-sep is '#' or '~'\n", command);
+    return false;
+  }
+  if (out.link.href == rewrite::HrefMode::kResolver) {
+    auto loaded = urn::Profiles::load(context.data_dir);
+    if (!loaded) {
+      std::fprintf(stderr, "lexlink %s: %s\n", command, loaded.error().to_string().c_str());
+      return false;
+    }
+    out.resolvers = std::make_shared<const urn::Profiles>(std::move(*loaded));
+    out.link.resolvers = out.resolvers.get();
+  }
+  return true;
+}
+
+std::string jurisdiction_list(const Context& context) {
+  std::string out;
+  for (const std::string& g : grammar_names(context.data_dir)) {
+    if (!out.empty()) out += ' ';
+    out += g;
+  }
+  return out.empty() ? "none found in " + context.data_dir + "/grammars" : out;
 }
 
 }  // namespace lexlink::cli

@@ -1,32 +1,20 @@
-// cli/extractor_setup: the extractor options shared by extract, explain and markup
-// (--jurisdiction, --engine, --cache, --self), declared and read in one place so the commands
-// spell and check them alike.
+// cli/extractor_setup: the options the commands that read documents share, declared and read in
+// one place so the commands spell and check them alike: the extractor's (--jurisdiction,
+// --engine, --cache, --self), the document's (--format, --encoding: the library's labels,
+// document/options.h) and the links' (--href, --partition-sep).
 #pragma once
 
-#include <cstddef>
 #include <memory>
 #include <string>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "extract/extractor.h"
+#include "rewrite/link_markup.h"
 #include "text/view_builder.h"
+#include "urn/profiles.h"
 
 namespace lexlink::cli {
-
-// The text chunk the commands that find citations read at a time. A chunk's tokens, citations
-// and output lines are held together, so memory follows chunk size times citation density: a
-// citation every 13 bytes (4 million in 51 MB, one line) took 182 MB with 1 MB chunks, 80 MB
-// with 256 KiB ones and takes 46 MB with 128 KiB ones (markup of a citation every 9 bytes:
-// 195, 116, 63 MB), for the same instructions on ordinary text. Results do not depend on where
-// chunks are cut (but see view_builder.h on text without line ends: on that one-line file,
-// 41 of the 4 million citations are lost at cuts, bench/hostile_inputs.sh).
-inline constexpr std::size_t kCitationChunkBytes = 128u << 10;
-
-// Sets how the commands that find citations with `extractor` chunk a document: chunks of
-// kCitationChunkBytes, the first one holding the text that --jurisdiction auto chooses from,
-// text without line ends cut where the extractor's windows do not reach.
-void set_citation_chunking(text::ViewOptions& view, const extract::Extractor& extractor);
 
 // Declares --jurisdiction (default it), --engine, --cache and --self on `args`.
 void declare_extractor_options(Args& args);
@@ -35,5 +23,27 @@ void declare_extractor_options(Args& args);
 // "lexlink COMMAND: message" and returns nullptr.
 std::shared_ptr<const extract::Extractor> load_extractor(const char* command,
                                                          const Context& context, const Args& args);
+
+// Declares --format (default `format`) and --encoding (default auto).
+void declare_document_options(Args& args, const char* format = "auto");
+// Reads them into `view`; on a usage error prints "lexlink COMMAND: ..." and returns false.
+bool read_document_options(const char* command, const Args& args, text::ViewOptions& view);
+
+// Declares --href (urn or resolver) and --partition-sep ('#' or '~'; default '~' with --href urn,
+// '#' with --href resolver).
+void declare_link_options(Args& args);
+// The links' options; `resolvers` holds what link.resolvers points to (loaded for --href
+// resolver).
+struct LinkSetup {
+  rewrite::LinkOptions link;
+  std::shared_ptr<const urn::Profiles> resolvers;
+};
+// Reads them; on a usage or setup error prints "lexlink COMMAND: ..." and returns false.
+bool read_link_options(const char* command, const Context& context, const Args& args,
+                       LinkSetup& out);
+
+// The names of the folders of DATA/grammars (the jurisdictions lexlink reads), space-separated,
+// for usage texts: "br eu fr it uk us za".
+std::string jurisdiction_list(const Context& context);
 
 }  // namespace lexlink::cli

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_lines.h"
+#include "common/data_folder.h"
 
 namespace {
 
@@ -40,21 +40,8 @@ constexpr const char* kUsage =
     "  version   the version\n"
     "\n"
     "--data DIR  the folder holding lexicons/ and grammars/ (default: $LEXLINK_DATA, else the\n"
-    "            source tree lexlink was built from)\n";
-
-// The data folder: --data, then $LEXLINK_DATA, then the source tree, then next to the binary.
-std::string find_data_dir(const std::string& given, const char* argv0) {
-  namespace fs = std::filesystem;
-  if (!given.empty()) return given;
-  if (const char* env = std::getenv("LEXLINK_DATA"); env != nullptr && *env != 0) return env;
-  std::error_code ec;
-  if (fs::is_directory(fs::path(LEXLINK_DATA_DIR) / "lexicons", ec)) return LEXLINK_DATA_DIR;
-  const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec).parent_path();
-  for (const fs::path& p : {exe, exe.parent_path()}) {
-    if (fs::is_directory(p / "lexicons", ec)) return p.string();
-  }
-  return LEXLINK_DATA_DIR;
-}
+    "            installed data, PREFIX/share/lexlink, else the source tree lexlink was built\n"
+    "            from)\n";
 
 }  // namespace
 
@@ -81,7 +68,7 @@ int main(int argc, char** argv) {
     std::printf("lexlink %s\n", LEXLINK_VERSION);
     return 0;
   }
-  lexlink::cli::Context context{find_data_dir(data, argv[0])};
+  lexlink::cli::Context context{data.empty() ? lexlink::default_data_dir() : data};
   const std::string command = args[0];
   args.erase(args.begin());
   using Command = int (*)(const lexlink::cli::Context&, const std::vector<std::string>&);

@@ -11,7 +11,10 @@
 #include "cli/document_io.h"
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
-#include "extract/citation_source.h"
+#include "document/extractor_source.h"
+#include "document/markup_job.h"
+#include "document/options.h"
+#include "document/reader.h"
 #include "rewrite/citations_file.h"
 #include "rewrite/document.h"
 #include "rewrite/unmark.h"
@@ -91,38 +94,6 @@ int fail(const char* command, const std::string& message) {
   return 1;
 }
 
-std::optional<text::Encoding> parse_encoding(const std::string& s, bool& ok) {
-  ok = true;
-  if (s == "auto") return std::nullopt;
-  if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
-  if (s == "utf-16le") return text::Encoding::kUtf16Le;
-  if (s == "utf-16be") return text::Encoding::kUtf16Be;
-  if (s == "iso-8859-1" || s == "latin1") return text::Encoding::kIso8859_1;
-  if (s == "windows-1252" || s == "cp1252") return text::Encoding::kWindows1252;
-  if (s == "iso-8859-15") return text::Encoding::kIso8859_15;
-  ok = false;
-  return std::nullopt;
-}
-
-// Opens the input and refuses binary files. Returns false (message printed) on failure.
-bool open_document(const char* command, const std::string& path, DocumentInput& in) {
-  if (Status s = in.open(path); !s) {
-    fail(command, s.error().message);
-    return false;
-  }
-  auto head = in.head(text::kBinaryProbeBytes);
-  if (!head) {
-    fail(command, head.error().message);
-    return false;
-  }
-  if (text::is_binary(*head)) {
-    fail(command, in.name() + " looks like a binary file (NUL or control bytes), not a text, " +
-                      "HTML or XML document: refused");
-    return false;
-  }
-  return true;
-}
-
 json outcome_json(const rewrite::Outcome& o) {
   json j;
   const rewrite::Request& r = o.request;
@@ -157,9 +128,10 @@ class Markup {
   int run(const std::vector<std::string>& argv) {
     Args args;
     args.flag("help").alias("-o", "output");
-    args.option("format", "auto").option("encoding", "auto").option("profile", "auto");
-    args.option("href", "urn").option("partition-sep", "").option("citations", "");
+    declare_document_options(args);
+    args.option("profile", "auto").option("citations", "");
     args.option("report", "").option("output", "-");
+    declare_link_options(args);
     declare_extractor_options(args);
     declare_batch_options(args);
     declare_markup_batch_options(args);
@@ -172,67 +144,26 @@ class Markup {
     if (!batch && args.positional().size() != 1) {
       return usage("give one input FILE, or - for stdin");
     }
-
     text::ViewOptions view;
-    view.chunk_bytes = kCitationChunkBytes;  // --citations FILE: no extractor to say more
-    const std::string& format = args.get("format");
-    using FC = text::ViewOptions::FormatChoice;
-    if (format == "auto") {
-      view.format = FC::kAuto;
-    } else if (format == "text") {
-      view.format = FC::kText;
-    } else if (format == "html") {
-      view.format = FC::kHtml;
-    } else if (format == "xml") {
-      view.format = FC::kXml;
-    } else {
-      return usage("--format is auto, text, html or xml");
-    }
-    bool ok = true;
-    view.encoding = parse_encoding(args.get("encoding"), ok);
-    if (!ok) return usage("unknown --encoding '" + args.get("encoding") + "'");
-
+    if (!read_document_options("markup", args, view)) return 2;
     rewrite::RewriteOptions options;
     if (args.get("profile") != "auto") {
       auto p = rewrite::parse_profile(args.get("profile"));
       if (!p) return usage(p.error().message);
       options.profile = *p;
     }
-    const std::string& href = args.get("href");
-    if (href == "urn") {
-      options.link.href = rewrite::HrefMode::kUrn;
-    } else if (href == "resolver") {
-      options.link.href = rewrite::HrefMode::kResolver;
-    } else {
-      return usage("--href is urn or resolver");
-    }
-    const std::string& sep = args.get("partition-sep");
-    if (sep.empty()) {
-      options.link.partition_sep = options.link.href == rewrite::HrefMode::kUrn ? '~' : '#';
-    } else if (sep == "#" || sep == "~") {
-      options.link.partition_sep = sep[0];
-    } else {
-      return usage("--partition-sep is '#' or '~'");
-    }
-    if (options.link.href == rewrite::HrefMode::kResolver) {
-      auto loaded = urn::Profiles::load(context_.data_dir);
-      if (!loaded) {
-        std::fprintf(stderr, "lexlink markup: %s\n", loaded.error().to_string().c_str());
-        return 2;
-      }
-      resolvers_.emplace(std::move(*loaded));
-      options.link.resolvers = &*resolvers_;
-    }
-
+    LinkSetup link;
+    if (!read_link_options("markup", context_, args, link)) return 2;
+    options.link = link.link;
     if (batch) {
       MarkupSetup setup;
       setup.view = view;
       setup.options = options;
+      setup.resolvers = link.resolvers;
       setup.self = args.get("self");
       return run_markup_batch(context_, args, setup, [&](MarkupSetup& s) {
         s.extractor = load_extractor("markup", context_, args);
         if (!s.extractor) return false;
-        set_citation_chunking(s.view, *s.extractor);
         std::string opts;
         for (const char* name :
              {"format", "encoding", "profile", "href", "partition-sep", "jurisdiction", "self"}) {
@@ -242,62 +173,57 @@ class Markup {
         return true;
       });
     }
+    return run_one(args, view, options);
+  }
 
-    // The citation source.
+ private:
+  // One document: FILE (or standard input) to -o OUT (or standard output).
+  int run_one(const Args& args, const text::ViewOptions& view,
+              const rewrite::RewriteOptions& options) {
+    // The citation source: a reviewed citations file, or the extractor.
     std::unique_ptr<rewrite::CitationSource> source;
+    std::shared_ptr<const extract::Extractor> extractor;
     if (!args.get("citations").empty()) {
       auto file = rewrite::CitationsFile::load(args.get("citations"));
       if (!file) return fail("markup", file.error().to_string());
       source = std::make_unique<rewrite::CitationsFile>(std::move(*file));
     } else {
-      auto extractor = load_extractor("markup", context_, args);
+      extractor = load_extractor("markup", context_, args);
       if (!extractor) return 2;
-      set_citation_chunking(view, *extractor);
-      source = std::make_unique<extract::ExtractorSource>(std::move(extractor), args.get("self"));
+      source = std::make_unique<document::ExtractorSource>(extractor, args.get("self"));
     }
-
-    DocumentInput in;
-    if (!open_document("markup", args.positional()[0], in)) return 1;
+    document::DocumentReader in;
+    if (Status s = in.open(args.positional()[0]); !s) return fail("markup", s.error().to_string());
+    if (Status s = in.check(); !s) return fail("markup", s.error().to_string());
     OutputFile out;
-    if (Status s = out.open(args.get("output")); !s) return fail("markup", s.error().message);
+    if (Status s = out.open(args.get("output")); !s) return fail("markup", s.error().to_string());
     OutputFile report;
-    std::optional<rewrite::FdSink> report_sink;  // destroyed before `report` closes its file
     if (!args.get("report").empty()) {
       if (Status s = report.open(args.get("report")); !s) {
-        return fail("markup", s.error().message);
+        return fail("markup", s.error().to_string());
       }
-      report_sink.emplace(report.fd(), report.name());
-      report_sink_ = &*report_sink;
+      report_sink_ = &report.sink();
     }
-
-    rewrite::FdSink sink(out.fd(), out.name());
-    rewrite::DocumentRewriter document(view, options, *source, sink);
-    auto report_progress = [&]() -> Status {
-      for (const std::string& w : document.warnings()) {
-        std::fprintf(stderr, "lexlink markup: %s: %s\n", in.name().c_str(), w.c_str());
-      }
-      document.warnings().clear();
-      return write_report(document.outcomes());
-    };
-    std::string block;
-    while (true) {
-      if (Status s = in.read(block); !s) return fail("markup", s.error().message);
-      if (block.empty()) break;
-      // A chunk's worth at a time: the outcomes (one per citation) then leave after each chunk.
-      for (std::size_t at = 0; at < block.size(); at += kCitationChunkBytes) {
-        const std::string_view slice = std::string_view(block).substr(at, kCitationChunkBytes);
-        if (Status s = document.feed(slice); !s) return fail("markup", message(in, s));
-        if (Status s = report_progress(); !s) return fail("markup", s.error().message);
-      }
+    const document::MarkupJob job(view, options, extractor.get());
+    Status s =
+        job.run(in, *source, out.sink(),
+                [&](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
+                  for (const std::string& w : warnings) {
+                    std::fprintf(stderr, "lexlink markup: %s: %s\n", in.name().c_str(), w.c_str());
+                  }
+                  warnings.clear();
+                  return write_report(outcomes);
+                });
+    if (!s) {
+      const Error& e = s.error();
+      return fail("markup", e.file.empty() ? in.name() + ": " + e.to_string() : e.to_string());
     }
-    if (Status s = document.finish(); !s) return fail("markup", message(in, s));
-    if (Status s = report_progress(); !s) return fail("markup", s.error().message);
     if (report_sink_) {
-      if (Status s = report_sink_->flush(); !s) return fail("markup", s.error().message);
+      if (Status f = report_sink_->flush(); !f) return fail("markup", f.error().to_string());
     }
-    if (Status s = out.commit(); !s) return fail("markup", s.error().message);
+    if (Status c = out.commit(); !c) return fail("markup", c.error().to_string());
     if (report_sink_) {
-      if (Status s = report.commit(); !s) return fail("markup", s.error().message);
+      if (Status c = report.commit(); !c) return fail("markup", c.error().to_string());
     }
     if (total_ > linked_ && !report_sink_) {
       std::fprintf(stderr,
@@ -308,12 +234,7 @@ class Markup {
     return 0;
   }
 
- private:
   int usage(const std::string& message) { return usage_error("markup", message, kMarkupUsage); }
-
-  static std::string message(const DocumentInput& in, const Status& s) {
-    return in.name() + ": " + s.error().to_string();
-  }
 
   Status write_report(std::vector<rewrite::Outcome>& outcomes) {
     for (const rewrite::Outcome& o : outcomes) {
@@ -330,8 +251,7 @@ class Markup {
   }
 
   const Context& context_;
-  std::optional<urn::Profiles> resolvers_;
-  rewrite::FdSink* report_sink_ = nullptr;
+  io::Sink* report_sink_ = nullptr;
   std::uint64_t total_ = 0;
   std::uint64_t linked_ = 0;
 };
@@ -347,37 +267,31 @@ int unmark_command(const Context& context, const std::vector<std::string>& argv)
   Args args;
   args.flag("help").alias("-o", "output").option("output", "-").option("encoding", "auto");
   if (!args.parse(argv)) return usage_error("unmark", args.error(), kUnmarkUsage);
-  rewrite::UnmarkOptions options;
-  bool ok = true;
-  options.encoding = parse_encoding(args.get("encoding"), ok);
-  if (!ok)
-    return usage_error("unmark", "unknown --encoding '" + args.get("encoding") + "'", kUnmarkUsage);
   if (args.has("help")) {
     std::fputs(kUnmarkUsage, stdout);
     return 0;
   }
+  rewrite::UnmarkOptions options;
+  auto encoding = document::parse_encoding(args.get("encoding"));
+  if (!encoding)
+    return usage_error("unmark", "--encoding: " + encoding.error().message, kUnmarkUsage);
+  options.encoding = *encoding;
   if (args.positional().size() != 1) {
     return usage_error("unmark", "give one input FILE, or - for stdin", kUnmarkUsage);
   }
-  DocumentInput in;
-  if (!open_document("unmark", args.positional()[0], in)) return 1;
+  document::DocumentReader in;
+  if (Status s = in.open(args.positional()[0]); !s) return fail("unmark", s.error().to_string());
+  if (Status s = in.check(); !s) return fail("unmark", s.error().to_string());
   OutputFile out;
-  if (Status s = out.open(args.get("output")); !s) return fail("unmark", s.error().message);
-  rewrite::FdSink sink(out.fd(), out.name());
-  rewrite::Unmarker unmarker(sink, options);
-  std::string block;
-  while (true) {
-    if (Status s = in.read(block); !s) return fail("unmark", s.error().message);
-    if (block.empty()) break;
-    if (Status s = unmarker.feed(block); !s) return fail("unmark", s.error().message);
-  }
-  if (Status s = unmarker.finish(); !s) return fail("unmark", s.error().message);
-  if (Status s = out.commit(); !s) return fail("unmark", s.error().message);
-  if (unmarker.unrecognised() > 0) {
+  if (Status s = out.open(args.get("output")); !s) return fail("unmark", s.error().to_string());
+  auto counts = document::unmark_document(in, out.sink(), options);
+  if (!counts) return fail("unmark", counts.error().to_string());
+  if (Status s = out.commit(); !s) return fail("unmark", s.error().to_string());
+  if (counts->unrecognised > 0) {
     std::fprintf(stderr,
                  "lexlink unmark: %s: %llu lexlink markers left in place: their link was edited "
                  "or cut and could not be recognised\n",
-                 in.name().c_str(), static_cast<unsigned long long>(unmarker.unrecognised()));
+                 in.name().c_str(), static_cast<unsigned long long>(counts->unrecognised));
   }
   return 0;
 }

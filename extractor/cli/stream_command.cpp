@@ -19,8 +19,11 @@
 #include "cli/commands.h"
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
-#include "extract/citation_source.h"
-#include "rewrite/document.h"
+#include "document/extract_document.h"
+#include "document/extractor_source.h"
+#include "document/markup_job.h"
+#include "document/options.h"
+#include "document/reader.h"
 #include "text/view_builder.h"
 #include "urn/profiles.h"
 #include "urn/urn.h"
@@ -65,15 +68,6 @@ struct Output {
   std::uint64_t citations = 0;
 };
 
-std::optional<text::ViewOptions::FormatChoice> parse_format(const std::string& f) {
-  using FC = text::ViewOptions::FormatChoice;
-  if (f == "auto") return FC::kAuto;
-  if (f == "text") return FC::kText;
-  if (f == "html") return FC::kHtml;
-  if (f == "xml") return FC::kXml;
-  return std::nullopt;
-}
-
 std::string id_json(const json& id) {
   return id.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -94,8 +88,9 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   args.flag("help").flag("no-content");
   declare_extractor_options(args);
   declare_batch_options(args);
-  args.option("format", "auto").option("profile", "auto").option("href", "urn");
-  args.option("partition-sep", "");
+  declare_document_options(args);
+  declare_link_options(args);
+  args.option("profile", "auto");
   if (!args.parse(argv) || !args.positional().empty()) {
     std::fprintf(stderr, "lexlink stream: %s\n\n%s",
                  args.error().empty() ? "no arguments: records come on standard input"
@@ -109,11 +104,8 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   }
   BatchOptions options;
   if (!read_batch_options("stream", args, options)) return 2;
-  auto default_format = parse_format(args.get("format"));
-  if (!default_format) {
-    std::fprintf(stderr, "lexlink stream: --format is auto, text, html or xml\n");
-    return 2;
-  }
+  text::ViewOptions default_view;
+  if (!read_document_options("stream", args, default_view)) return 2;
   rewrite::RewriteOptions rewrite_options;
   if (args.get("profile") != "auto") {
     auto p = rewrite::parse_profile(args.get("profile"));
@@ -123,32 +115,9 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     }
     rewrite_options.profile = *p;
   }
-  const std::string& href = args.get("href");
-  if (href != "urn" && href != "resolver") {
-    std::fprintf(stderr, "lexlink stream: --href is urn or resolver\n");
-    return 2;
-  }
-  rewrite_options.link.href =
-      href == "urn" ? rewrite::HrefMode::kUrn : rewrite::HrefMode::kResolver;
-  const std::string& sep = args.get("partition-sep");
-  if (sep.empty()) {
-    rewrite_options.link.partition_sep = href == "urn" ? '~' : '#';
-  } else if (sep == "#" || sep == "~") {
-    rewrite_options.link.partition_sep = sep[0];
-  } else {
-    std::fprintf(stderr, "lexlink stream: --partition-sep is '#' or '~'\n");
-    return 2;
-  }
-  std::optional<urn::Profiles> resolvers;
-  if (href == "resolver") {
-    auto loaded = urn::Profiles::load(context.data_dir);
-    if (!loaded) {
-      std::fprintf(stderr, "lexlink stream: %s\n", loaded.error().to_string().c_str());
-      return 2;
-    }
-    resolvers.emplace(std::move(*loaded));
-    rewrite_options.link.resolvers = &*resolvers;
-  }
+  LinkSetup link;
+  if (!read_link_options("stream", context, args, link)) return 2;
+  rewrite_options.link = link.link;
   // Extractors by jurisdiction, loaded when a record first asks for one.
   std::map<std::string, std::shared_ptr<const extract::Extractor>> extractors;
   const std::string default_jurisdiction = args.get("jurisdiction");
@@ -173,30 +142,35 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     try {
       out.bytes = rec.content.size();
       std::vector<extract::Citation> citations;
-      std::string marked;
-      extract::ExtractorSource source(rec.extractor, rec.self);
-      source.keep_citations(&citations);
+      // The record's content as a document (its size was checked when it was read; a JSON
+      // string is text: no binary check).
+      document::ReadOptions read_options;
+      read_options.refuse_binary = false;
+      document::DocumentReader reader(read_options);
+      reader.open_buffer(rec.content);
       if (no_content) {
         // Citations only: the extractor over the document's view, chunk by chunk as markup
         // reads it, and no rewriter (nothing would be written).
-        text::ViewBuilder builder(rec.view);
-        std::vector<rewrite::Request> requests;
-        auto drain = [&]() -> Status {
-          while (auto chunk = builder.next()) {
-            requests.clear();
-            if (Status s = source.find(*chunk, requests); !s) return s;
-          }
-          return Status::Ok();
-        };
-        if (Status s = builder.feed(rec.content); !s) return fail(s.error().to_string());
-        if (Status s = drain(); !s) return fail(s.error().to_string());
-        if (Status s = builder.finish(); !s) return fail(s.error().to_string());
-        if (Status s = drain(); !s) return fail(s.error().to_string());
+        Status s = document::DocumentExtractor(rec.extractor, rec.view)
+                       .run(reader, rec.self, [&](std::vector<extract::Citation>& chunk) {
+                         citations.insert(citations.end(), chunk.begin(), chunk.end());
+                         return Status::Ok();
+                       });
+        if (!s) return fail(s.error().to_string());
       } else {
-        rewrite::StringSink sink(marked);
-        rewrite::DocumentRewriter doc(rec.view, rewrite_options, source, sink);
-        if (Status s = doc.feed(rec.content); !s) return fail(s.error().to_string());
-        if (Status s = doc.finish(); !s) return fail(s.error().to_string());
+        std::string marked;
+        document::ExtractorSource source(rec.extractor, rec.self);
+        source.keep_citations(&citations);
+        io::StringSink sink(marked);
+        const document::MarkupJob job(rec.view, rewrite_options, rec.extractor.get());
+        Status s = job.run(
+            reader, source, sink,
+            [](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
+              outcomes.clear();
+              warnings.clear();
+              return Status::Ok();
+            });
+        if (!s) return fail(s.error().to_string());
         out.line += ",\"content\":";
         append_json_string(out.line, marked);
       }
@@ -243,7 +217,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     if (line.empty()) continue;
     Record rec;
     rec.line = line_no;
-    rec.view.format = *default_format;
+    rec.view = default_view;
     try {
       json j = json::parse(line);
       if (!j.is_object()) throw std::runtime_error("not a JSON object");
@@ -264,11 +238,11 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
       } else {
         rec.content = j["content"].get<std::string>();
         if (!format.empty()) {
-          auto f = parse_format(format);
+          auto f = document::parse_format(format);
           if (f) {
             rec.view.format = *f;
           } else {
-            rec.error = "unknown format '" + format + "' (auto, text, html or xml)";
+            rec.error = f.error().message;
           }
         }
         if (options.max_size != 0 && rec.content.size() > options.max_size) {
@@ -288,11 +262,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
         }
         if (rec.error.empty()) {
           rec.extractor = x->second;
-          if (!rec.extractor) {
-            rec.error = "cannot load the grammar '" + jurisdiction + "'";
-          } else {
-            set_citation_chunking(rec.view, *rec.extractor);
-          }
+          if (!rec.extractor) rec.error = "cannot load the grammar '" + jurisdiction + "'";
         }
       }
     } catch (const std::exception& e) {

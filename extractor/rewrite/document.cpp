@@ -3,7 +3,7 @@
 namespace lexlink::rewrite {
 
 DocumentRewriter::DocumentRewriter(const text::ViewOptions& view, RewriteOptions options,
-                                   CitationSource& source, Sink& sink)
+                                   CitationSource& source, io::Sink& sink)
     : builder_(view), source_(source), rewriter_(std::move(options), sink) {}
 
 DocumentRewriter::~DocumentRewriter() = default;
@@ -38,7 +38,7 @@ Result<std::string> markup_document(std::string_view document, const text::ViewO
                                     std::vector<Outcome>* outcomes) {
   std::string out;
   out.reserve(document.size() + document.size() / 8);
-  StringSink sink(out);
+  io::StringSink sink(out);
   DocumentRewriter d(view, options, source, sink);
   if (Status s = d.feed(document); !s) return s.error();
   if (Status s = d.finish(); !s) return s.error();

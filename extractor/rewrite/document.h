@@ -21,7 +21,7 @@ class DocumentRewriter {
  public:
   // `source` and `sink` must outlive this object.
   DocumentRewriter(const text::ViewOptions& view, RewriteOptions options, CitationSource& source,
-                   Sink& sink);
+                   io::Sink& sink);
   ~DocumentRewriter();
   DocumentRewriter(const DocumentRewriter&) = delete;
   DocumentRewriter& operator=(const DocumentRewriter&) = delete;

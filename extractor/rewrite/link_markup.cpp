@@ -286,21 +286,17 @@ Result<std::string> LinkMarkup::href(const Request& request, std::string& note) 
   return out;
 }
 
-Status LinkMarkup::href_into(const Request& request, std::string& out, std::string& note) const {
-  if (!request.href.empty()) {
-    out.assign(request.href);
-    return Status::Ok();
-  }
-  const std::string& name = request.urn;
-  if (options_.href == HrefMode::kResolver) {
-    if (options_.resolvers == nullptr) {
+Status href_of(const LinkOptions& options, std::string_view name, std::string& out,
+               std::string& note) {
+  if (options.href == HrefMode::kResolver) {
+    if (options.resolvers == nullptr) {
       return make_error(ErrorCode::kInvalidArgument, "resolver hrefs need the lexicons");
     }
     urn::ParseOptions po;
     po.allow_unnumbered = true;
     auto parsed = urn::parse(name, po);
     if (!parsed) return urn::to_error(parsed.error());
-    auto url = options_.resolvers->resolve(*parsed, urn::ResolveOptions{options_.partition_sep});
+    auto url = options.resolvers->resolve(*parsed, urn::ResolveOptions{options.partition_sep});
     if (url) {
       out = std::move(*url);
       return Status::Ok();
@@ -308,11 +304,19 @@ Status LinkMarkup::href_into(const Request& request, std::string& out, std::stri
     note = "no resolver rule (" + url.error().message + "): the href is the URN";
   }
   out.assign(name);
-  if (options_.partition_sep == '#') {
+  if (options.partition_sep == '#') {
     const std::size_t tilde = out.find('~');
     if (tilde != std::string::npos) out[tilde] = '#';
   }
   return Status::Ok();
+}
+
+Status LinkMarkup::href_into(const Request& request, std::string& out, std::string& note) const {
+  if (!request.href.empty()) {
+    out.assign(request.href);
+    return Status::Ok();
+  }
+  return href_of(options_, request.urn, out, note);
 }
 
 Result<std::string> LinkMarkup::open(std::string_view href, std::string_view urn) const {

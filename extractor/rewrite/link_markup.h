@@ -66,6 +66,13 @@ struct LinkOptions {
   std::size_t max_href_bytes = 16384;
 };
 
+// The href of a link to `urn` (before escaping), written into `out` (its content replaced): the
+// URN itself, its partition attached with options.partition_sep, or the resolver's URL. Without
+// a resolver rule for the name, the URN, and `note` says why. kInvalidArgument when a resolver
+// href is asked without resolvers, or (resolver hrefs) `urn` does not parse.
+Status href_of(const LinkOptions& options, std::string_view urn, std::string& out,
+               std::string& note);
+
 // The signature bytes of lexlink's links (ASCII; encode for UTF-16 documents).
 inline constexpr std::string_view kHtmlMarkerPrefix = "<a data-lexlink=\"\"";
 inline constexpr std::string_view kXmlMarker = "<?lexlink?>";

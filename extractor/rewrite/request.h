@@ -44,7 +44,7 @@ struct Request {
   bool inner = false;
   // The source has checked that `urn` parses as URN:LEX (urn::validate with allow_unnumbered,
   // the rewriter's own check), so the rewriter does not parse it again. The extractor's
-  // requests are (extract/citation_source.h); a source that cannot tell leaves it false.
+  // requests are (document/extractor_source.h); a source that cannot tell leaves it false.
   bool urn_checked = false;
 };
 

@@ -126,7 +126,7 @@ struct Mapped {
 
 struct Rewriter::Impl {
   RewriteOptions options;
-  Sink& sink;
+  io::Sink& sink;
   std::optional<LinkMarkup> markup;
   std::vector<OpenElement> open;
   std::optional<std::uint64_t> cdata_start;
@@ -156,7 +156,7 @@ struct Rewriter::Impl {
   mutable std::size_t piece_hint = 0;
   mutable std::size_t tag_hint = 0;
 
-  Impl(RewriteOptions o, Sink& s) : options(std::move(o)), sink(s) {}
+  Impl(RewriteOptions o, io::Sink& s) : options(std::move(o)), sink(s) {}
 
   std::span<const Piece> pieces() const { return v->map.pieces(); }
   std::uint64_t text_end() const { return v->text_begin + v->text.size(); }
@@ -415,7 +415,7 @@ struct Rewriter::Impl {
         original.find(xml_marker) == std::string_view::npos) {
       return;
     }
-    struct Discard final : Sink {
+    struct Discard final : io::Sink {
       Status write(std::string_view) override { return Status::Ok(); }
     } discard;
     UnmarkOptions uo;
@@ -820,7 +820,7 @@ struct Rewriter::Impl {
   }
 };
 
-Rewriter::Rewriter(RewriteOptions options, Sink& sink)
+Rewriter::Rewriter(RewriteOptions options, io::Sink& sink)
     : impl_(std::make_unique<Impl>(std::move(options), sink)) {}
 Rewriter::~Rewriter() = default;
 
@@ -851,7 +851,7 @@ Result<std::string> rewrite_view(const text::TextView& view, std::vector<Request
                                  const RewriteOptions& options, std::vector<Outcome>* outcomes) {
   std::string out;
   out.reserve(view.original.size() + requests.size() * 96);
-  StringSink sink(out);
+  io::StringSink sink(out);
   Rewriter rewriter(options, sink);
   std::vector<Outcome> local;
   if (Status s = rewriter.rewrite(view, std::move(requests), outcomes ? *outcomes : local); !s) {

@@ -51,7 +51,7 @@ struct RewriteOptions {
 
 class Rewriter {
  public:
-  Rewriter(RewriteOptions options, Sink& sink);
+  Rewriter(RewriteOptions options, io::Sink& sink);
   ~Rewriter();
   Rewriter(const Rewriter&) = delete;
   Rewriter& operator=(const Rewriter&) = delete;

@@ -13,49 +13,9 @@
 #include <vector>
 
 #include "common/status.h"
+#include "io/sink.h"
 
 namespace lexlink::rewrite {
-
-// Where output bytes go.
-class Sink {
- public:
-  virtual ~Sink() = default;
-  virtual Status write(std::string_view bytes) = 0;
-  virtual Status flush() { return Status::Ok(); }
-};
-
-// Appends to a string.
-class StringSink final : public Sink {
- public:
-  explicit StringSink(std::string& out) : out_(out) {}
-  Status write(std::string_view bytes) override {
-    out_.append(bytes);
-    return Status::Ok();
-  }
-
- private:
-  std::string& out_;
-};
-
-// Writes to a file descriptor through a 1 MiB buffer; large writes bypass the buffer. Retries
-// interrupted and partial writes. Does not own (close) the descriptor.
-class FdSink final : public Sink {
- public:
-  explicit FdSink(int fd, std::string name = {});
-  ~FdSink() override;
-  FdSink(const FdSink&) = delete;
-  FdSink& operator=(const FdSink&) = delete;
-  Status write(std::string_view bytes) override;
-  Status flush() override;
-  std::uint64_t bytes_written() const { return written_; }
-
- private:
-  Status write_all(std::string_view bytes);
-  int fd_;
-  std::string name_;
-  std::string buffer_;
-  std::uint64_t written_ = 0;
-};
 
 // Sorted insertions into one range of original bytes. Offsets are absolute; insertions at the
 // same offset keep the order they were added in.
@@ -91,6 +51,6 @@ class Insertions {
 // spliced in. kInvalidArgument when an insertion lies outside [base, base + original.size()] or
 // offsets decrease (nothing is written then).
 Status splice(std::string_view original, std::uint64_t base, const Insertions& insertions,
-              Sink& sink);
+              io::Sink& sink);
 
 }  // namespace lexlink::rewrite

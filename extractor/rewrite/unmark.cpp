@@ -21,7 +21,7 @@ char lower(char c) {
 
 }  // namespace
 
-Unmarker::Unmarker(Sink& sink, UnmarkOptions options) : sink_(sink), options_(options) {
+Unmarker::Unmarker(io::Sink& sink, UnmarkOptions options) : sink_(sink), options_(options) {
   // The marker in each code unit form: bytes, UTF-16LE, UTF-16BE. Without a given encoding all
   // three are looked for: no guess about the encoding (which markup's own insertions could sway)
   // is needed, and a UTF-16 marker is made of NUL-interleaved ASCII no 8-bit text holds.
@@ -263,7 +263,7 @@ Status Unmarker::finish() {
 std::string unmark(std::string_view document, std::uint64_t* removed) {
   std::string out;
   out.reserve(document.size());
-  StringSink sink(out);
+  io::StringSink sink(out);
   Unmarker u(sink);
   (void)u.feed(document);
   (void)u.finish();

@@ -39,7 +39,7 @@ struct UnmarkOptions {
 
 class Unmarker {
  public:
-  explicit Unmarker(Sink& sink, UnmarkOptions options = {});
+  explicit Unmarker(io::Sink& sink, UnmarkOptions options = {});
 
   // Feeds the next bytes of the document (split anywhere).
   Status feed(std::string_view bytes);
@@ -67,7 +67,7 @@ class Unmarker {
   // little_endian_ to its form.
   std::size_t find_anchor(std::size_t from);
 
-  Sink& sink_;
+  io::Sink& sink_;
   UnmarkOptions options_;
   std::string buf_;
   std::size_t emitted_ = 0;     // bytes of buf_ already written (or dropped)

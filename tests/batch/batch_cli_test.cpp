@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "batch/compress.h"
+#include "io/file_stream.h"
 #include "support/test_support.h"
 
 using lexlink::test::data_path;
@@ -42,7 +42,7 @@ void spit(const fs::path& p, const std::string& s) {
 }
 
 std::string decompress(const fs::path& p) {
-  lexlink::batch::InputStream in;
+  lexlink::io::InputStream in;
   REQUIRE(in.open(p.string()));
   std::string all, block;
   while (true) {
@@ -500,7 +500,7 @@ TEST_CASE("compressed inputs are read and their outputs compressed the same way"
     const fs::path p = t.path / "in" / (std::string("doc.txt") + ext);
     int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     REQUIRE(fd >= 0);
-    lexlink::batch::OutputStream out(fd, lexlink::batch::compression_of(p.string()), p.string());
+    lexlink::io::OutputStream out(fd, lexlink::io::compression_of(p.string()), p.string());
     REQUIRE(out.write(doc));
     REQUIRE(out.finish());
     ::close(fd);

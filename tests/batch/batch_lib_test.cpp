@@ -17,15 +17,16 @@
 #include <vector>
 
 #include "batch/atomic_file.h"
-#include "batch/compress.h"
 #include "batch/eta.h"
-#include "batch/hash.h"
 #include "batch/inputs.h"
 #include "batch/manifest.h"
 #include "batch/ordered_pool.h"
+#include "io/file_stream.h"
+#include "io/hash.h"
 #include "support/test_support.h"
 
 using namespace lexlink::batch;
+using namespace lexlink::io;
 using lexlink::test::load_table;
 namespace fs = std::filesystem;
 

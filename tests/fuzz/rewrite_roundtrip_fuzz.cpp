@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   RandomSource source(seed);
   std::string out;
-  rewrite::StringSink sink(out);
+  io::StringSink sink(out);
   std::vector<rewrite::Outcome> outcomes;
   {
     rewrite::DocumentRewriter d(view, options, source, sink);
@@ -117,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(back == doc, "unmark(markup(x)) != x");
     // Streaming unmark in small pieces agrees.
     std::string pieces;
-    rewrite::StringSink ps(pieces);
+    io::StringSink ps(pieces);
     rewrite::Unmarker u(ps);
     for (std::size_t i = 0; i < out.size(); i += 5) {
       check(u.feed(std::string_view(out).substr(i, 5)).ok(), "unmark feed failed");

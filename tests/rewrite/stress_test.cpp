@@ -53,7 +53,7 @@ class EverySource final : public rewrite::CitationSource {
 };
 
 // Compares what it is given with the expected stream, piece by piece.
-class CompareSink final : public rewrite::Sink {
+class CompareSink final : public io::Sink {
  public:
   explicit CompareSink(std::function<std::string(std::size_t)> expected)
       : expected_(std::move(expected)) {}
@@ -87,9 +87,9 @@ class CompareSink final : public rewrite::Sink {
 };
 
 // A sink that unmarks what it is given into another sink.
-class UnmarkSink final : public rewrite::Sink {
+class UnmarkSink final : public io::Sink {
  public:
-  explicit UnmarkSink(rewrite::Sink& next) : unmarker_(next) {}
+  explicit UnmarkSink(io::Sink& next) : unmarker_(next) {}
   Status write(std::string_view bytes) override { return unmarker_.feed(bytes); }
   Status finish() { return unmarker_.finish(); }
   std::uint64_t removed() const { return unmarker_.removed(); }

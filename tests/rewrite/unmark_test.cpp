@@ -18,7 +18,7 @@ struct Run {
 // Feeds `input` in pieces of `piece` bytes (0: whole).
 Run run(std::string_view input, std::size_t piece, rewrite::UnmarkOptions options = {}) {
   Run r;
-  rewrite::StringSink sink(r.out);
+  io::StringSink sink(r.out);
   rewrite::Unmarker u(sink, options);
   if (piece == 0) piece = input.size() + 1;
   for (std::size_t i = 0; i < input.size(); i += piece)

@@ -1,4 +1,4 @@
-// batch/compress: reading a document file in blocks, .gz and .zst decompressed transparently,
+// io/file_stream: reading a document file in blocks, .gz and .zst decompressed transparently,
 // and writing an output compressed the same way. Both hash the bytes as they are on disk
 // (compressed), for the manifest.
 //
@@ -12,11 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "batch/hash.h"
+#include "io/hash.h"
 #include "common/status.h"
-#include "rewrite/splice.h"
+#include "io/sink.h"
 
-namespace lexlink::batch {
+namespace lexlink::io {
 
 enum class Compression : std::uint8_t { kNone, kGzip, kZstd };
 
@@ -73,10 +73,10 @@ class InputStream {
 // The hash of a file's raw (on-disk) bytes, without decompressing it (for --resume checks).
 Result<Hash128> hash_file(const std::string& path);
 
-// A rewrite::Sink that compresses (or not) into a file descriptor it does not own, hashing the
+// A io::Sink that compresses (or not) into a file descriptor it does not own, hashing the
 // bytes written. finish() ends the compressed stream and writes everything; flush() only passes
 // on what is complete (it never changes the output bytes).
-class OutputStream final : public rewrite::Sink {
+class OutputStream final : public io::Sink {
  public:
   OutputStream(int fd, Compression compression, std::string name);
   ~OutputStream() override;
@@ -107,4 +107,4 @@ class OutputStream final : public rewrite::Sink {
   bool finished_ = false;
 };
 
-}  // namespace lexlink::batch
+}  // namespace lexlink::io

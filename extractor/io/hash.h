@@ -1,4 +1,4 @@
-// batch/hash: XXH3-128 content hashes for the manifest (input, output and options), streamed.
+// io/hash: XXH3-128 content hashes for the manifest (input, output and options), streamed.
 // Not cryptographic: it detects changed files, it does not defend against forged ones.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace lexlink::batch {
+namespace lexlink::io {
 
 struct Hash128 {
   std::uint64_t high = 0;
@@ -35,4 +35,4 @@ class Hasher {
 
 Hash128 hash_of(std::string_view bytes);
 
-}  // namespace lexlink::batch
+}  // namespace lexlink::io

@@ -1,4 +1,4 @@
-#include "batch/hash.h"
+#include "io/hash.h"
 
 #include <xxhash.h>
 // XXH3 through the library's run-time dispatch: the widest vector unit the CPU has (AVX2,
@@ -9,7 +9,7 @@
 
 #include <cstdio>
 
-namespace lexlink::batch {
+namespace lexlink::io {
 
 struct Hasher::State {
   XXH3_state_t* s = XXH3_createState();
@@ -66,4 +66,4 @@ Hash128 hash_of(std::string_view bytes) {
   return Hash128{h.high64, h.low64};
 }
 
-}  // namespace lexlink::batch
+}  // namespace lexlink::io

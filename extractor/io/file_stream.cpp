@@ -1,4 +1,4 @@
-#include "batch/compress.h"
+#include "io/file_stream.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace lexlink::batch {
+namespace lexlink::io {
 namespace {
 
 constexpr std::size_t kRawBlock = 1 << 18;
@@ -305,4 +305,4 @@ Status OutputStream::finish() {
   return flush();
 }
 
-}  // namespace lexlink::batch
+}  // namespace lexlink::io

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "extract/citation_source.h"
+#include "document/extractor_source.h"
 #include "extract/extractors.h"
 #include "rewrite/document.h"
 #include "support/test_support.h"
@@ -20,7 +20,7 @@ namespace {
 // The extractor's requests with urn_checked cleared: the rewriter checks every URN itself.
 class UncheckedSource final : public rewrite::CitationSource {
  public:
-  explicit UncheckedSource(extract::ExtractorSource& inner) : inner_(inner) {}
+  explicit UncheckedSource(document::ExtractorSource& inner) : inner_(inner) {}
   Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override {
     const std::size_t first = out.size();
     if (Status s = inner_.find(chunk, out); !s) return s;
@@ -37,7 +37,7 @@ class UncheckedSource final : public rewrite::CitationSource {
   std::size_t requests = 0;
 
  private:
-  extract::ExtractorSource& inner_;
+  document::ExtractorSource& inner_;
 };
 
 // The extractor's requests last first (those with the same start keep their order, which
@@ -45,7 +45,7 @@ class UncheckedSource final : public rewrite::CitationSource {
 // request was, must then find them by bisection, and place the same links.
 class BackwardSource final : public rewrite::CitationSource {
  public:
-  explicit BackwardSource(extract::ExtractorSource& inner) : inner_(inner) {}
+  explicit BackwardSource(document::ExtractorSource& inner) : inner_(inner) {}
   Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override {
     const auto first = static_cast<std::ptrdiff_t>(out.size());
     if (Status s = inner_.find(chunk, out); !s) return s;
@@ -57,7 +57,7 @@ class BackwardSource final : public rewrite::CitationSource {
   }
 
  private:
-  extract::ExtractorSource& inner_;
+  document::ExtractorSource& inner_;
 };
 
 TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[extract]") {
@@ -81,16 +81,16 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
     text::ViewOptions vo;
     vo.chunk_bytes = 16 << 10;  // several chunks for the larger documents
     rewrite::RewriteOptions ro;
-    extract::ExtractorSource trusted(x);
+    document::ExtractorSource trusted(x);
     auto fast = rewrite::markup_document(doc, vo, ro, trusted);
     REQUIRE(fast);
-    extract::ExtractorSource inner(x);
+    document::ExtractorSource inner(x);
     UncheckedSource checked(inner);
     auto general = rewrite::markup_document(doc, vo, ro, checked);
     REQUIRE(general);
     CHECK(*fast == *general);
     requests += checked.requests;
-    extract::ExtractorSource forward(x);
+    document::ExtractorSource forward(x);
     BackwardSource backward(forward);
     auto reordered = rewrite::markup_document(doc, vo, ro, backward);
     REQUIRE(reordered);
@@ -101,7 +101,7 @@ TEST_CASE("the extractor's requests name valid URNs, so markup trusts them", "[e
 }
 
 // The requests of every chunk of `doc`, in order, as one line each.
-std::vector<std::string> requests_of(extract::ExtractorSource& source, const std::string& doc,
+std::vector<std::string> requests_of(document::ExtractorSource& source, const std::string& doc,
                                      std::size_t chunk_bytes) {
   text::ViewOptions vo;
   vo.chunk_bytes = chunk_bytes;
@@ -134,13 +134,13 @@ std::vector<std::string> requests_of(extract::ExtractorSource& source, const std
 TEST_CASE("a source restarted for document after document finds what a new one finds",
           "[extract]") {
   const auto x = test::load_extractor("auto");
-  extract::ExtractorSource reused(x);  // its citations' memory goes from document to document
+  document::ExtractorSource reused(x);  // its citations' memory goes from document to document
   std::size_t requests = 0;
   for (const auto& path : test::corpus_texts()) {
     const std::string doc = test::read_file(path);
     INFO(path.string());
     for (std::size_t chunk_bytes : {std::size_t{4} << 20, std::size_t{16} << 10}) {
-      extract::ExtractorSource fresh(x);
+      document::ExtractorSource fresh(x);
       const auto expected = requests_of(fresh, doc, chunk_bytes);
       reused.restart();
       CHECK(requests_of(reused, doc, chunk_bytes) == expected);

@@ -1,10 +1,10 @@
-#include "extract/citation_source.h"
+#include "document/extractor_source.h"
 
 #include <utility>
 
-namespace lexlink::extract {
+namespace lexlink::document {
 
-ExtractorSource::ExtractorSource(std::shared_ptr<const Extractor> extractor,
+ExtractorSource::ExtractorSource(std::shared_ptr<const extract::Extractor> extractor,
                                  const std::string& self_urn)
     : extractor_(std::move(extractor)), self_(self_urn) {}
 
@@ -18,7 +18,7 @@ Status ExtractorSource::find(const text::TextView& chunk, std::vector<rewrite::R
   if (Status s = extractor_->extract_over(chunk, *session_, citations_, spare_); !s) return s;
   found_ += citations_.size();
   if (keep_ != nullptr) keep_->insert(keep_->end(), citations_.begin(), citations_.end());
-  for (Citation& c : citations_) {
+  for (extract::Citation& c : citations_) {
     rewrite::Request& r = out.emplace_back();
     r.text = rewrite::Span{c.text_begin, c.text_end};
     r.original = rewrite::Span{c.start, c.end};
@@ -51,4 +51,4 @@ void ExtractorSource::restart(const std::string& self_urn) {
   found_ = 0;
 }
 
-}  // namespace lexlink::extract
+}  // namespace lexlink::document
