@@ -9,16 +9,10 @@
 #include <memory>
 #include <unordered_map>
 
+#include "urn/percent.h"
+
 namespace lexlink::urn {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
-
-constexpr char kHexDigits[] = "0123456789ABCDEF";
 
 bool needs_unicode_work(std::string_view s) {
   for (char c : s) {
@@ -31,45 +25,6 @@ void ascii_lower(std::string& s, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     if (s[i] >= 'A' && s[i] <= 'Z') s[i] = static_cast<char>(s[i] + 32);
   }
-}
-
-// Decodes percent-encoded non-ASCII bytes to raw UTF-8; keeps percent-encoded ASCII as "%HH"
-// with upper-case hex. The input has been validated, so every '%' starts a well-formed triplet.
-std::string decode_non_ascii(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int b = hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]);
-      if (b >= 0x80) {
-        out += static_cast<char>(b);
-      } else {
-        out += '%';
-        out += kHexDigits[b >> 4];
-        out += kHexDigits[b & 15];
-      }
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-std::string encode_non_ascii(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + s.size() / 2);
-  for (char c : s) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x80) {
-      out += '%';
-      out += kHexDigits[b >> 4];
-      out += kHexDigits[b & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 Result<std::string> icu_nfc(std::string_view s) {
@@ -169,7 +124,7 @@ Result<std::string, ParseError> normalize(std::string_view name, const Normalize
   } else {
     // Unicode path: decode, NFC, fold, lower-case, re-encode.
     auto process = [&](std::string& part, bool lower) -> Status {
-      std::string s = decode_non_ascii(part);
+      std::string s = decode_non_ascii(part, KeptEscapes::kUpperCase);
       if (options.nfc) {
         auto r = icu_nfc(s);
         if (!r) return r.error();

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/utf8.h"
+#include "urn/percent.h"
 #include "urn/urn.h"
 
 namespace lexlink::urn {
@@ -88,12 +89,6 @@ constexpr std::array<std::uint8_t, 256> kClass = make_classes();
 
 inline std::uint8_t cls(char c) {
   return kClass[static_cast<unsigned char>(c)];
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
 }
 
 bool is_leap(int y) {

@@ -5,32 +5,10 @@
 
 #include <memory>
 
+#include "urn/percent.h"
+
 namespace lexlink::urn {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
-
-// Percent-encoded bytes >= 0x80 become raw bytes; everything else is copied.
-std::string decode_utf8_escapes(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int b = hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]);
-      if (b >= 0x80) {
-        out += static_cast<char>(b);
-        i += 2;
-        continue;
-      }
-    }
-    out += s[i];
-  }
-  return out;
-}
 
 bool label_char(char c) {
   const auto b = static_cast<unsigned char>(c);
@@ -41,7 +19,7 @@ bool label_char(char c) {
 }  // namespace
 
 std::string to_unicode(const Urn& urn) {
-  return decode_utf8_escapes(urn.text());
+  return decode_non_ascii(urn.text(), KeptEscapes::kAsWritten);
 }
 
 Result<std::string> to_punycode(const Urn& urn) {
