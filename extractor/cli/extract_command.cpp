@@ -62,7 +62,13 @@ constexpr const char* kExtractUsage =
     "  --self URN                    the document's own name, for \"del presente decreto\"\n"
     "                                (default: from its metadata or heading, see README.md)\n"
     "  --href urn|resolver           the href field: the URN, or the jurisdiction's resolver link\n"
-    "  --partition-sep '#'|'~'       how a resolver link carries the partition (default '#')\n"
+    "  --partition-sep '#'|'~'       how the href carries the partition (default '~' with\n"
+    "                                --href urn, '#' with --href resolver)\n"
+    "  --offsets LIST                the spans each citation carries, comma-separated: bytes\n"
+    "                                (start, end), chars (char_start, char_end: code points),\n"
+    "                                utf16 (utf16_start, utf16_end: UTF-16 code units, as\n"
+    "                                JavaScript, Java, .NET and LSP count), or all (default\n"
+    "                                bytes,chars)\n"
     "  --engine hyperscan|re2        triggers by Hyperscan, rules by lexlink's automata; re2:\n"
     "                                RE2 for both (the slow reference path)\n"
     "  --cache DIR                   where the compiled trigger database is cached ('-': none)\n"
@@ -136,7 +142,7 @@ char* put_number(char* p, std::uint64_t v) {
 
 // The most bytes write_citation_fields() writes for `c`.
 std::size_t citation_fields_bound(const extract::Citation& c) {
-  return 160 + 4 * kDecimalRoom + json_string_bound(c.text.size()) +
+  return 200 + 6 * kDecimalRoom + json_string_bound(c.text.size()) +
          json_string_bound(c.urn.size()) + json_string_bound(c.work.size()) +
          json_string_bound(c.jurisdiction.size()) + json_string_bound(c.rule.size());
 }
@@ -151,17 +157,30 @@ char* put_copy(char* p, const char* from, const char* to) {
 // The fields of one citation (the contract of README.md "lexlink extract"), from "start" to
 // "rule", written by hand at `p` (room for citation_fields_bound(c) bytes): this is the hot
 // output path. `urn_json` is set to where the urn's JSON string was written, quotes included.
-char* write_citation_fields(char* p, const extract::Citation& c,
+char* write_citation_fields(char* p, const extract::Citation& c, const OffsetFields& offsets,
                             std::pair<const char*, const char*>* urn_json = nullptr) {
-  p = put(p, "\"start\":");
-  p = put_number(p, c.start);
-  p = put(p, ",\"end\":");
-  p = put_number(p, c.end);
-  p = put(p, ",\"char_start\":");
-  p = put_number(p, c.char_start);
-  p = put(p, ",\"char_end\":");
-  p = put_number(p, c.char_end);
-  p = put(p, ",\"text\":");
+  if (offsets.bytes) {
+    p = put(p, "\"start\":");
+    p = put_number(p, c.start);
+    p = put(p, ",\"end\":");
+    p = put_number(p, c.end);
+    *p++ = ',';
+  }
+  if (offsets.code_points) {
+    p = put(p, "\"char_start\":");
+    p = put_number(p, c.char_start);
+    p = put(p, ",\"char_end\":");
+    p = put_number(p, c.char_end);
+    *p++ = ',';
+  }
+  if (offsets.utf16) {
+    p = put(p, "\"utf16_start\":");
+    p = put_number(p, c.utf16_start);
+    p = put(p, ",\"utf16_end\":");
+    p = put_number(p, c.utf16_end);
+    *p++ = ',';
+  }
+  p = put(p, "\"text\":");
   p = write_json_string(p, c.text);
   p = put(p, ",\"urn\":");
   char* const urn_begin = p;
@@ -197,7 +216,8 @@ char* write_citation_fields(char* p, const extract::Citation& c,
 // JSON string. The line is written in place: `out` grows once by a bound (unwritten: a
 // PodVector) and is cut to length.
 void append_citation_line(PodVector<char>& out, std::string_view file_json,
-                          const extract::Citation& c, std::string_view href) {
+                          const extract::Citation& c, std::string_view href,
+                          const OffsetFields& offsets) {
   const std::size_t at = out.size();
   const std::size_t bound =
       32 + file_json.size() + citation_fields_bound(c) + json_string_bound(href.size());
@@ -209,7 +229,7 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
   p = put_copy(p, file_json.data(), file_json.data() + file_json.size());
   *p++ = ',';
   std::pair<const char*, const char*> urn_json;
-  p = write_citation_fields(p, c, &urn_json);
+  p = write_citation_fields(p, c, offsets, &urn_json);
   p = put(p, ",\"href\":");
   // The href is most often the urn itself (--href urn): its JSON is written already.
   p = href == std::string_view(c.urn) ? put_copy(p, urn_json.first, urn_json.second)
@@ -220,15 +240,43 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
 
 }  // namespace
 
-void append_citation_json(std::string& out, const extract::Citation& c) {
+void append_citation_json(std::string& out, const extract::Citation& c,
+                          const OffsetFields& offsets) {
   const std::size_t at = out.size();
   out.resize(at + 2 + citation_fields_bound(c));
   char* const begin = out.data();
   char* p = begin + at;
   *p++ = '{';
-  p = write_citation_fields(p, c);
+  p = write_citation_fields(p, c, offsets);
   *p++ = '}';
   out.resize(static_cast<std::size_t>(p - begin));
+}
+
+bool read_offsets(const char* command, const std::string& value, OffsetFields& out) {
+  out = OffsetFields{false, false, false};
+  std::size_t at = 0;
+  while (at <= value.size()) {
+    std::size_t comma = value.find(',', at);
+    if (comma == std::string::npos) comma = value.size();
+    const std::string_view item = std::string_view(value).substr(at, comma - at);
+    if (item == "bytes") {
+      out.bytes = true;
+    } else if (item == "chars") {
+      out.code_points = true;
+    } else if (item == "utf16") {
+      out.utf16 = true;
+    } else if (item == "all") {
+      out = OffsetFields{true, true, true};
+    } else {
+      std::fprintf(stderr,
+                   "lexlink %s: --offsets is a comma-separated list of bytes, chars and utf16, "
+                   "or all (got '%s')\n",
+                   command, value.c_str());
+      return false;
+    }
+    at = comma + 1;
+  }
+  return true;
 }
 
 int extract_command(const Context& context, const std::vector<std::string>& argv) {
@@ -237,6 +285,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   declare_extractor_options(args);
   declare_document_options(args);
   declare_link_options(args);
+  args.option("offsets", "bytes,chars");
   declare_batch_options(args);
   if (!args.parse(argv)) {
     std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
@@ -324,6 +373,8 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   for (Source& src : sources) {
     if (src.walker) src.walker->rewind();
   }
+  OffsetFields offsets;
+  if (!read_offsets("extract", args.get("offsets"), offsets)) return 2;
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
 
@@ -389,7 +440,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
           if (st) {
             st = readings[worker].run(reader, s.self, [&](std::vector<extract::Citation>& cs) {
               for (const auto& c : cs) {
-                append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch));
+                append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch), offsets);
               }
               r.citations += cs.size();
               flush_lines(r, false);

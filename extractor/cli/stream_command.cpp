@@ -47,6 +47,7 @@ constexpr const char* kStreamUsage =
     "  --profile auto|html|akn|nir|lexml|lexml-span  the links written (as markup)\n"
     "  --href urn|resolver, --partition-sep '#'|'~'  as markup\n"
     "  --no-content                  citations only: no marked-up content in the output\n"
+    "  --offsets LIST                the citations' spans, as extract (default bytes,chars)\n"
     "  --jobs N                      threads (default: all cores)\n"
     "  --max-size BYTES              larger documents become error records\n"
     "  --progress auto|bar|json|none, --stats FILE  as markup\n";
@@ -90,7 +91,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   declare_batch_options(args);
   declare_document_options(args);
   declare_link_options(args);
-  args.option("profile", "auto");
+  args.option("profile", "auto").option("offsets", "bytes,chars");
   if (!args.parse(argv) || !args.positional().empty()) {
     std::fprintf(stderr, "lexlink stream: %s\n\n%s",
                  args.error().empty() ? "no arguments: records come on standard input"
@@ -104,6 +105,8 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   }
   BatchOptions options;
   if (!read_batch_options("stream", args, options)) return 2;
+  OffsetFields offsets;
+  if (!read_offsets("stream", args.get("offsets"), offsets)) return 2;
   text::ViewOptions default_view;
   if (!read_document_options("stream", args, default_view)) return 2;
   rewrite::RewriteOptions rewrite_options;
@@ -177,7 +180,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
       out.line += ",\"citations\":[";
       for (std::size_t i = 0; i < citations.size(); ++i) {
         if (i > 0) out.line += ',';
-        append_citation_json(out.line, citations[i]);
+        append_citation_json(out.line, citations[i], offsets);
       }
       out.line += "]}\n";
       out.citations = citations.size();

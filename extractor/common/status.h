@@ -1,43 +1,13 @@
-// common/status: errors as values for every lexlink API.
-//
-// `Error` carries a code, a human-readable message and, where the error comes from a data file,
-// its `file:line:col`. `Result<T>` holds either a T or an Error. No lexlink API throws across its
-// boundary: functions that can fail return Result<T> (or Error/Status for void).
+// common/status: errors as values for every lexlink API: the public types (lexlink/status.h)
+// and the helpers the library makes them with.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <utility>
-#include <variant>
+
+#include "lexlink/status.h"
 
 namespace lexlink {
-
-enum class ErrorCode : std::uint8_t {
-  kInvalidArgument,  // the caller's input is malformed (a bad name, a bad option)
-  kDataError,        // a lexicon, grammar or profile file is malformed
-  kNotFound,         // a file, a jurisdiction or a resolver rule does not exist
-  kIoError,          // reading or writing failed
-  kLimitExceeded,    // an input exceeds a configured bound
-  kUnsupported,      // a feature is not available for this input
-  kInternal,         // a bug: please report
-};
-
-const char* to_string(ErrorCode code);
-
-struct Error {
-  ErrorCode code = ErrorCode::kInternal;
-  std::string message;
-  // Location in a data file, when the error comes from one (line and col are 1-based; 0 = unknown).
-  std::string file;
-  std::uint32_t line = 0;
-  std::uint32_t col = 0;
-  // The errno of the system call that failed, when one did (0 otherwise): callers tell a full
-  // disk (ENOSPC) from a bad document by it.
-  int os_error = 0;
-
-  // "file:line:col: message" when a location is known, else the message.
-  std::string to_string() const;
-};
 
 inline Error make_error(ErrorCode code, std::string message) {
   return Error{code, std::move(message), {}, 0, 0, 0};
@@ -46,45 +16,5 @@ inline Error make_error(ErrorCode code, std::string message) {
 // A failed system call on file `name`: "WHAT: strerror(err)", kNotFound for ENOENT, else
 // kIoError, with os_error = err.
 Error io_error(const std::string& what, const std::string& name, int err);
-
-// A T or an error (an Error unless the API says otherwise). Cheap to move; accessing the wrong
-// alternative is a programming error.
-template <class T, class E = Error>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(E error) : v_(std::move(error)) {}  // NOLINT: implicit by design
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-
-  const E& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, E> v_;
-};
-
-// Result of an operation without a value.
-class [[nodiscard]] Status {
- public:
-  Status() = default;
-  Status(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT: implicit by design
-  static Status Ok() { return Status(); }
-  bool ok() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const { return error_; }
-
- private:
-  Error error_;
-  bool ok_ = true;
-};
 
 }  // namespace lexlink

@@ -21,7 +21,8 @@ class ExtractorSource final : public rewrite::CitationSource {
  public:
   // `self_urn`: the document's own name, for "del presente decreto" (empty: the name its
   // metadata gives, see document_name.h, if any).
-  ExtractorSource(std::shared_ptr<const extract::Extractor> extractor, const std::string& self_urn = {});
+  ExtractorSource(std::shared_ptr<const extract::Extractor> extractor,
+                  const std::string& self_urn = {});
 
   Status find(const text::TextView& chunk, std::vector<rewrite::Request>& out) override;
 
@@ -45,8 +46,8 @@ class ExtractorSource final : public rewrite::CitationSource {
   std::string self_;
   std::unique_ptr<extract::Extractor::Session> session_;  // started at the first chunk
   std::vector<extract::Citation> citations_;              // overwritten per chunk (extract_over)
-  std::vector<extract::Citation> spare_;                  // citations read, whose memory new ones reuse
-  std::vector<std::string> spare_strings_;       // answered requests' urn and rule (recycle)
+  std::vector<extract::Citation> spare_;    // citations read, whose memory new ones reuse
+  std::vector<std::string> spare_strings_;  // answered requests' urn and rule (recycle)
   std::uint64_t found_ = 0;
   std::vector<extract::Citation>* keep_ = nullptr;
 };

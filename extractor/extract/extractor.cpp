@@ -26,6 +26,7 @@
 #include "extract/units.h"
 #include "grammar/grammar.h"
 #include "lexicon/tokenizer.h"
+#include "text/unit_count.h"
 #include "text/view_builder.h"
 #include "urn/urn.h"
 
@@ -456,9 +457,10 @@ struct Extractor::Session::State {
   // Work names parsed so far in this document (the same acts are cited again and again).
   ParsedWorks parsed_works;
   std::vector<std::uint64_t> breaks;  // chunk-relative text offsets of hard breaks
-  // Code point counting over the original: position and count reached.
+  // Character counting over the original (code points and UTF-16 units): position and counts
+  // reached.
   std::uint64_t count_pos = 0;
-  std::uint64_t count_chars = 0;
+  text::UnitCount counted;
   bool seen_text = false;      // a chunk was read (the heading check is for the document's start)
   std::size_t wrap_width = 0;  // the document is hard-wrapped at this width (0: it is not)
   bool heading_pass = false;   // reading the document's first lines for its heading
@@ -798,76 +800,6 @@ std::unique_ptr<Extractor::Session> Extractor::start(const std::string& self_urn
 }
 
 namespace {
-
-// Code points in original bytes [from, to) of a chunk.
-std::uint64_t count_code_points(std::string_view bytes, text::Encoding enc) {
-  switch (enc) {
-    case text::Encoding::kUtf8: {
-      // Bytes that are not continuation bytes (10xxxxxx), sixteen at a time where SSE2 is
-      // there (x86-64 always), else (and below sixteen bytes) eight at a time.
-      std::uint64_t n = 0;
-      std::size_t i = 0;
-#if defined(__SSE2__) && defined(__x86_64__)
-      // A continuation byte is below -64 as a signed byte; each lane counts them (minus one per
-      // continuation byte), up to 255 rounds, two at a time, then the lanes are summed.
-      const __m128i limit = _mm_set1_epi8(-64);
-      auto continuation_in = [&limit](const char* at) {
-        return _mm_cmplt_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), limit);
-      };
-      auto sum_lanes = [](__m128i lanes) {
-        const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
-        return static_cast<std::uint64_t>(_mm_cvtsi128_si64(sums)) +
-               static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
-      };
-      while (i + 16 <= bytes.size()) {
-        const std::size_t rounds = std::min<std::size_t>((bytes.size() - i) / 16, 255);
-        __m128i lanes = _mm_setzero_si128();
-        std::size_t r = 0;
-        for (; r + 2 <= rounds; r += 2, i += 32) {
-          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i));
-          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i + 16));
-        }
-        if (r < rounds) {
-          lanes = _mm_sub_epi8(lanes, continuation_in(bytes.data() + i));
-          i += 16;
-        }
-        n += 16 * rounds - sum_lanes(lanes);
-      }
-      // Fewer than sixteen left of sixteen or more: the last sixteen bytes, without the lanes
-      // counted already (the first 16 - rest).
-      if (i < bytes.size() && bytes.size() >= 16) {
-        const std::size_t rest = bytes.size() - i;
-        const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        const __m128i mask = _mm_cmpgt_epi8(lane, _mm_set1_epi8(static_cast<char>(15 - rest)));
-        const __m128i last = _mm_and_si128(continuation_in(bytes.data() + bytes.size() - 16), mask);
-        n += rest - sum_lanes(_mm_sub_epi8(_mm_setzero_si128(), last));
-        i = bytes.size();
-      }
-#endif
-      for (; i + 8 <= bytes.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, bytes.data() + i, 8);
-        // 0x80 in each byte that continues a character; summed without popcount (which is a
-        // library call unless the target has the instruction).
-        const std::uint64_t continuation = ((w & ~(w << 1)) & 0x8080808080808080ull) >> 7;
-        n += 8 - ((continuation * 0x0101010101010101ull) >> 56);
-      }
-      for (; i < bytes.size(); ++i) n += (static_cast<unsigned char>(bytes[i]) & 0xC0) != 0x80;
-      return n;
-    }
-    case text::Encoding::kUtf16Le:
-    case text::Encoding::kUtf16Be: {
-      std::uint64_t n = 0;
-      const bool le = enc == text::Encoding::kUtf16Le;
-      for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
-        const unsigned hi = static_cast<unsigned char>(bytes[le ? i + 1 : i]);
-        n += !(hi >= 0xDC && hi <= 0xDF);  // a low surrogate ends a pair counted already
-      }
-      return n;
-    }
-    default: return bytes.size();
-  }
-}
 
 // The width a plain text was hard-wrapped at, or 0. A hard-wrapped text (OCR output, gazettes
 // typed for 80 columns) fills its lines to about one width and breaks them mid-sentence: most
@@ -1918,31 +1850,40 @@ Status Extractor::extract_from(const text::TextView& chunk, Session& session,
     Citation& c = out[i];
     c.start = chunk.map.to_original_begin(c.text_begin);
     c.end = chunk.map.to_original_end(c.text_end);
-    // Code points: counted forward from the last position reached in this document. (The
-    // positions are within the chunk's original bytes: their views are made without substr's
-    // check.)
-    auto count_to = [&](std::uint64_t pos) -> std::uint64_t {
+    // Code points and UTF-16 units: counted forward from the last position reached in this
+    // document. (The positions are within the chunk's original bytes: their views are made
+    // without substr's check.)
+    auto count_to = [&](std::uint64_t pos) -> text::UnitCount {
       if (pos >= st.count_pos) {
         const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
         const std::string_view bytes(chunk.original.data() + (from - chunk.orig_begin), pos - from);
-        st.count_chars += count_code_points(bytes, chunk.encoding);
+        const text::UnitCount n = text::count_units(bytes, chunk.encoding);
+        st.counted.code_points += n.code_points;
+        st.counted.utf16 += n.utf16;
         st.count_pos = pos;
-        return st.count_chars;
+        return st.counted;
       }
-      // pos is behind: subtract the code points between pos and count_pos.
+      // pos is behind: subtract what lies between pos and count_pos.
       const std::string_view bytes(chunk.original.data() + (pos - chunk.orig_begin),
                                    st.count_pos - pos);
-      return st.count_chars - count_code_points(bytes, chunk.encoding);
+      const text::UnitCount n = text::count_units(bytes, chunk.encoding);
+      return {st.counted.code_points - n.code_points, st.counted.utf16 - n.utf16};
     };
-    c.char_start = count_to(c.start);
-    c.char_end = count_to(c.end);
+    const text::UnitCount at_start = count_to(c.start);
+    const text::UnitCount at_end = count_to(c.end);
+    c.char_start = at_start.code_points;
+    c.char_end = at_end.code_points;
+    c.utf16_start = at_start.utf16;
+    c.utf16_end = at_end.utf16;
   }
   // Count to the chunk's end, so that the next chunk continues from there.
   if (st.count_pos < chunk.orig_end) {
     const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
-    st.count_chars += count_code_points(
+    const text::UnitCount n = text::count_units(
         std::string_view(chunk.original).substr(from - chunk.orig_begin, chunk.orig_end - from),
         chunk.encoding);
+    st.counted.code_points += n.code_points;
+    st.counted.utf16 += n.utf16;
     st.count_pos = chunk.orig_end;
   }
   return Status::Ok();

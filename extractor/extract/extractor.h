@@ -7,9 +7,9 @@
 // document gets its own Session (the context that relative references need, and the
 // per-thread scratch). extract() reads one chunk at a time, in order, and appends the citations
 // it finds, sorted by start; every citation carries its byte span in the original input, its
-// code-point span, the URN of the reference (with ~partition) and of the work, the rule that
-// produced it and whether the name is complete. Work per chunk is linear in its size: only
-// bounded windows around triggers are read.
+// code-point and UTF-16 spans (text/unit_count.h), the URN of the reference (with ~partition) and
+// of the work, the rule that produced it and whether the name is complete. Work per chunk is linear
+// in its size: only bounded windows around triggers are read.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,8 @@ struct Citation {
   std::uint64_t end = 0;
   std::uint64_t char_start = 0;  // the same span in code points of the original
   std::uint64_t char_end = 0;
+  std::uint64_t utf16_start = 0;  // and in UTF-16 code units of the original
+  std::uint64_t utf16_end = 0;
   std::uint64_t text_begin = 0;  // the span in the view's text
   std::uint64_t text_end = 0;
   std::string text;          // the cited text, as the view reads it

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "io/hash.h"
 #include "common/status.h"
+#include "io/hash.h"
 #include "io/sink.h"
 
 namespace lexlink::io {

@@ -419,3 +419,71 @@ TEST_CASE("a CLML document's own name comes from its dc:identifier", "[cli][extr
   CHECK(marked.out.find("href=\"https://www.legislation.gov.uk/id/ukpga/1996/16/section/101/1\"") !=
         std::string::npos);
 }
+
+namespace {
+
+// The UTF-16 code units and code points of UTF-8 `bytes`, decoded here on their own (not by the
+// library): a lead byte of four bytes is one code point and two units.
+std::pair<std::uint64_t, std::uint64_t> units_of(std::string_view bytes) {
+  std::uint64_t cp = 0, u16 = 0;
+  for (const char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    if ((b & 0xC0) == 0x80) continue;
+    ++cp;
+    u16 += b >= 0xF0 ? 2 : 1;
+  }
+  return {cp, u16};
+}
+
+}  // namespace
+
+TEST_CASE("extract --offsets gives spans in bytes, code points and UTF-16 units",
+          "[cli][extract]") {
+  // Characters outside the BMP (an emoji, CJK extension B) and entities before the citations.
+  const std::string doc =
+      "<p>\xF0\x9F\x98\x80 \xF0\xA0\x80\x80 &#x1F600; Visto l&#8217;articolo 3 della legge 3 "
+      "aprile 2000, n. 56 &amp; \xF0\xA0\x80\x81 il decreto legislativo 30 marzo 2001, n. "
+      "165.</p>\n";
+  const std::string path = write_temp("lexlink-extract-offsets.html", doc);
+  auto all = run_cli({"extract", "--jurisdiction", "it", "--offsets", "all", path});
+  REQUIRE(all.exit_code == 0);
+  const auto lines = json_lines(all.out);
+  REQUIRE(lines.size() >= 2);
+  for (const json& c : lines) {
+    const auto start = c["start"].get<std::uint64_t>(), end = c["end"].get<std::uint64_t>();
+    const auto before = units_of(std::string_view(doc).substr(0, start));
+    const auto upto = units_of(std::string_view(doc).substr(0, end));
+    CHECK(c["char_start"] == before.first);
+    CHECK(c["char_end"] == upto.first);
+    CHECK(c["utf16_start"] == before.second);
+    CHECK(c["utf16_end"] == upto.second);
+    CHECK(c["utf16_start"].get<std::uint64_t>() > c["char_start"].get<std::uint64_t>());
+  }
+  // The default: today's fields only; one unit alone.
+  auto plain = run_cli({"extract", "--jurisdiction", "it", path});
+  REQUIRE(plain.exit_code == 0);
+  const json first = json_lines(plain.out).at(0);
+  CHECK(first.contains("start"));
+  CHECK(first.contains("char_start"));
+  CHECK_FALSE(first.contains("utf16_start"));
+  auto utf16 = run_cli({"extract", "--jurisdiction", "it", "--offsets", "utf16", path});
+  const json only = json_lines(utf16.out).at(0);
+  CHECK(only["utf16_start"] == lines[0]["utf16_start"]);
+  CHECK_FALSE(only.contains("start"));
+  CHECK_FALSE(only.contains("char_start"));
+  // A UTF-16 document: its units are its two-byte pairs.
+  std::string le = "\xFF\xFE";
+  for (const char ch : std::string("Visto l'articolo 3 della legge 3 aprile 2000, n. 56.\n")) {
+    le += ch;
+    le += '\0';
+  }
+  const std::string le_path = write_temp("lexlink-extract-offsets-le.txt", le);
+  auto u = run_cli({"extract", "--jurisdiction", "it", "--offsets", "all", le_path});
+  REQUIRE(u.exit_code == 0);
+  for (const json& c : json_lines(u.out)) {
+    // (The byte order mark is a character of the original: counted, as in char_start.)
+    CHECK(c["utf16_start"].get<std::uint64_t>() == c["start"].get<std::uint64_t>() / 2);
+    CHECK(c["utf16_end"] == c["char_end"]);
+  }
+  CHECK(run_cli({"extract", "--offsets", "bytes,words", path}).exit_code == 2);
+}
