@@ -1,40 +1,31 @@
-// `lexlink extract`, `lexlink explain` and `lexlink eval`: the citation extractor on the command
-// line. extract prints one JSON object per citation (the contract in README.md "lexlink
-// extract"); explain shows how a text was read; eval scores against a corpus folder laid out
-// like ../shared/corpora/* with the definition of its README (and of tools/score.py).
+// `lexlink extract` and `lexlink explain`: the citation extractor on the command line. extract
+// prints one JSON object per citation (the contract in README.md "lexlink extract"); explain
+// shows how a text was read. (`lexlink eval` is in eval_command.cpp.)
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <numeric>
 #include <optional>
-#include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
-#include "batch/compress.h"
 #include "batch/inputs.h"
 #include "batch/ordered_pool.h"
 #include "cli/args.h"
 #include "cli/batch.h"
 #include "cli/commands.h"
+#include "cli/extract_file.h"
 #include "cli/extractor_setup.h"
 #include "cli/input.h"
 #include "cli/json_lines.h"
 #include "common/pod_vector.h"
-#include "common/tsv.h"
-#include "extract/document_name.h"
 #include "extract/extractor.h"
 #include "text/view_builder.h"
 #include "urn/profiles.h"
@@ -77,24 +68,6 @@ constexpr const char* kExplainUsage =
     "usage: lexlink explain [--jurisdiction J] [--self URN] \"TEXT\"\n"
     "Shows, for each rule that matched TEXT, the units it read (text [symbol]), the captures and\n"
     "the lexicon entries (file:line) behind them, and the names it gave or why it gave none.\n";
-
-constexpr const char* kEvalUsage =
-    "usage: lexlink eval CORPUS_DIR [--jurisdiction J] [--limit N] [--details FILE]\n"
-    "                   [--measure M] [--linked-only] [--jobs N]\n"
-    "Scores the extractor against CORPUS_DIR/gold.tsv and CORPUS_DIR/text/*.txt (layout and\n"
-    "scoring as in the corpora README): precision, recall and F1 at work and partition level.\n"
-    "--details FILE writes every miss and false positive (JSON Lines) for reading.\n"
-    "The jurisdiction defaults to the folder name's prefix (it-normattiva-... -> it).\n"
-    "Gold rows without a urn are mapped from their publisher identifier with\n"
-    "lexicons/<jurisdiction>/publisher-ids.tsv when it exists (lexicons/README.md); a\n"
-    "document id it maps gives that document's own name (as --self would).\n"
-    "--measure M scores only names of measure type M, gold and predicted (fr: --measure code\n"
-    "gives the article-level agreement on code citations).\n"
-    "--linked-only leaves out of precision the predictions that overlap no gold row (for\n"
-    "publishers that link only some citations: the agreement where both sides link); their\n"
-    "number is printed.\n"
-    "--jobs N reads N documents at a time (default: every core); the scores and details are\n"
-    "the same for any N.\n";
 
 std::optional<text::Encoding> parse_encoding(const std::string& s) {
   if (s == "utf-8" || s == "utf8") return text::Encoding::kUtf8;
@@ -285,69 +258,6 @@ void append_citation_json(std::string& out, const extract::Citation& c) {
   p = write_citation_fields(p, c);
   *p++ = '}';
   out.resize(static_cast<std::size_t>(p - begin));
-}
-
-// Extracts the citations of one input (a path or "-"), streaming it through the view builder;
-// `each_chunk` receives each chunk's citations (so memory does not grow with the input).
-template <class EachChunk>
-Status extract_file(const extract::Extractor& x, const text::ViewOptions& view,
-                    const std::string& path, const std::string& self, EachChunk&& each_chunk,
-                    std::uint64_t max_size = 0, std::uint64_t* bytes = nullptr) {
-  // A chunk's citations, overwritten by the next chunk's, and the spares of a chunk with fewer
-  // (Extractor::extract_over): the new ones reuse their strings' memory. Kept per thread, from
-  // file to file.
-  thread_local std::vector<extract::Citation> out, spare;
-  batch::InputStream in(batch::RawHash::kNo);
-  if (Status s = in.open(path); !s) return s;
-  text::ViewBuilder builder(view);
-  std::unique_ptr<extract::Extractor::Session> session;
-  bool first = true;
-  auto drain = [&]() -> Status {
-    while (auto chunk = builder.next()) {
-      if (!session) {  // the document's own name: --self, else its metadata (document_name.h)
-        session = x.start(!self.empty() || chunk->format == text::Format::kText
-                              ? self
-                              : x.document_name(chunk->original));
-      }
-      // The last chunk's citations are overwritten (their strings' memory reused in place).
-      if (Status s = x.extract_over(*chunk, *session, out, spare); !s) return s;
-      each_chunk(out);
-    }
-    return Status::Ok();
-  };
-  // The stream's own buffer is fed as it is (the view copies what it keeps); only the first
-  // bytes, while there are too few to tell text from binary, are gathered in `head`.
-  std::string head;
-  std::string_view block;
-  while (true) {
-    if (Status s = in.read(block); !s) return s;
-    if (bytes != nullptr) *bytes = in.bytes();
-    if (max_size != 0 && in.bytes() > max_size) {
-      return make_error(ErrorCode::kLimitExceeded,
-                        "too large: over --max-size " + std::to_string(max_size) + " bytes");
-    }
-    if (first && !block.empty() && head.size() + block.size() < text::kBinaryProbeBytes) {
-      head += block;  // too little to decide: wait for more
-      continue;
-    }
-    if (!head.empty()) {
-      head += block;
-      block = head;
-    }
-    if (block.empty()) break;
-    if (first) {
-      first = false;
-      if (text::is_binary(block.substr(0, text::kBinaryProbeBytes))) {
-        return make_error(ErrorCode::kUnsupported,
-                          "looks like a binary file (NUL or control bytes), not text");
-      }
-    }
-    if (Status s = builder.feed(block); !s) return s;
-    head.clear();
-    if (Status s = drain(); !s) return s;
-  }
-  if (Status s = builder.finish(); !s) return s;
-  return drain();
 }
 
 int extract_command(const Context& context, const std::vector<std::string>& argv) {
@@ -619,374 +529,6 @@ int explain_command(const Context& context, const std::vector<std::string>& argv
     for (const auto& u : ex.urns) std::printf("  => %s\n", u.c_str());
     std::printf("  %s\n", ex.outcome.c_str());
   }
-  return 0;
-}
-
-// --- eval: the scoring of ../shared/corpora/README.md, as tools/score.py implements it -------
-
-namespace {
-
-struct Parsed {
-  std::string jur, auth, measure, year, full, number, period, part;
-};
-
-// ASCII lower case: what std::tolower does in the C locale, which lexlink never leaves.
-char ascii_lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-// score.py norm_num: lower, runs of [/.\s_] -> '-', strip '-'.
-std::string norm_num(std::string_view s) {
-  std::string out;
-  bool run = false;
-  for (const char raw : s) {
-    const char c = ascii_lower(raw);
-    if (c == '/' || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '_' ||
-        c == '\f' || c == '\v') {
-      run = true;
-      continue;
-    }
-    if (run) out += '-';
-    run = false;
-    out += c;
-  }
-  if (run) out += '-';
-  const std::size_t first = out.find_first_not_of('-');
-  if (first == std::string::npos) return {};
-  return out.substr(first, out.find_last_not_of('-') + 1 - first);
-}
-
-std::vector<std::string> split_on(const std::string& s, char c) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t k = s.find(c, start);
-    out.push_back(s.substr(start, k == std::string::npos ? k : k - start));
-    if (k == std::string::npos) break;
-    start = k + 1;
-  }
-  return out;
-}
-
-// The part of `s` before the first `c` (all of it when there is none).
-std::string_view before(std::string_view s, char c) {
-  return s.substr(0, s.find(c));
-}
-
-bool is_digits(std::string_view s, std::size_t from, std::size_t n) {
-  if (s.size() < from + n) return false;
-  for (std::size_t i = from; i < from + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-  }
-  return true;
-}
-
-// score.py parse: a URN:LEX name's fields as the scoring compares them (views into one
-// lower-cased copy; eval reads one per citation and per gold row).
-std::optional<Parsed> score_parse(std::string_view raw) {
-  std::string u(raw);
-  for (char& c : u) c = ascii_lower(c);
-  std::string_view v = u;
-  constexpr std::string_view kSpace = " \t\n\v\f\r";  // isspace in the C locale
-  const std::size_t first = v.find_first_not_of(kSpace);
-  v = first == std::string_view::npos ? std::string_view()
-                                      : v.substr(first, v.find_last_not_of(kSpace) + 1 - first);
-  if (v.substr(0, 8) != "urn:lex:") return std::nullopt;
-  std::string_view body = v.substr(8), part;
-  if (const std::size_t t = body.find('~'); t != std::string_view::npos) {
-    part = body.substr(t + 1);
-    body = body.substr(0, t);
-  }
-  body = body.substr(0, body.find_first_of("@$"));
-  // The first four fields of body.split(':'), and how many there are.
-  std::string_view f[4];
-  std::size_t fields = 0;
-  for (std::size_t at = 0;; ++fields) {
-    const std::size_t k = body.find(':', at);
-    if (fields < 4) f[fields] = body.substr(at, k == std::string_view::npos ? k : k - at);
-    if (k == std::string_view::npos) {
-      ++fields;
-      break;
-    }
-    at = k + 1;
-  }
-  if (fields < 3) return std::nullopt;
-  Parsed p;
-  p.jur = before(f[0], ';');
-  p.auth = f[1];
-  p.measure = before(f[2], ';');
-  const std::string_view details = fields > 3 ? f[3] : std::string_view();
-  const std::string_view date = before(before(details, ';'), '|');
-  if (const std::size_t semi = details.find(';'); semi != std::string_view::npos) {
-    // The numbers after the date, joined with ','.
-    std::string nums(details.substr(semi + 1));
-    std::replace(nums.begin(), nums.end(), ';', ',');
-    p.number = norm_num(nums);
-  }
-  if (is_digits(date, 0, 4)) p.year = date.substr(0, 4);
-  if (date.size() == 10 && is_digits(date, 0, 4) && date[4] == '-' && is_digits(date, 5, 2) &&
-      date[7] == '-' && is_digits(date, 8, 2)) {
-    p.full = date;
-  }
-  if (p.year.empty()) p.period = date;
-  // re.sub(r"[-;_]+", "-", part)
-  bool run = false;
-  for (char c : part) {
-    if (c == '-' || c == ';' || c == '_') {
-      run = true;
-      continue;
-    }
-    if (run) p.part += '-';
-    run = false;
-    p.part += c;
-  }
-  if (run) p.part += '-';
-  return p;
-}
-
-bool work_match(const std::optional<Parsed>& g, const std::optional<Parsed>& p) {
-  if (!g || !p) return false;
-  if (g->jur != p->jur || g->measure != p->measure) return false;
-  if (!g->auth.empty() && g->auth != p->auth) return false;
-  if (g->year != p->year || g->number != p->number || g->period != p->period) return false;
-  if (!g->full.empty() && !p->full.empty() && g->full != p->full) return false;
-  return true;
-}
-
-double f1(double p, double r) {
-  return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
-}
-
-}  // namespace
-
-int eval_command(const Context& context, const std::vector<std::string>& argv) {
-  Args args;
-  args.flag("help").flag("linked-only");
-  args.option("jurisdiction", "").option("limit", "0").option("details", "").option("measure", "");
-  args.option("jobs", "0");
-  args.option("engine", "hyperscan").option("cache", "").option("format", "text");
-  args.option("encoding", "").option("self", "").option("href", "urn").option("partition-sep", "#");
-  if (!args.parse(argv) || args.positional().size() != 1) {
-    std::fprintf(stderr, "lexlink eval: %s\n\n%s",
-                 args.error().empty() ? "give one CORPUS_DIR" : args.error().c_str(), kEvalUsage);
-    return 2;
-  }
-  if (args.has("help")) {
-    std::fputs(kEvalUsage, stdout);
-    return 0;
-  }
-  namespace fs = std::filesystem;
-  std::size_t jobs_option = 0;
-  if (!read_jobs("eval", args, jobs_option)) return 2;
-  const fs::path corpus = args.positional()[0];
-  std::string jur = args.get("jurisdiction");
-  if (jur.empty()) {
-    std::string name = fs::path(corpus).lexically_normal().filename().string();
-    if (name.empty()) name = fs::path(corpus).lexically_normal().parent_path().filename().string();
-    jur = name.substr(0, name.find('-'));
-  }
-  Args extract_args;
-  extract_args.flag("help");
-  extract_args.option("jurisdiction", jur).option("format", "text").option("encoding", "");
-  extract_args.option("self", "").option("href", "urn").option("partition-sep", "#");
-  extract_args.option("engine", args.get("engine")).option("cache", args.get("cache"));
-  (void)extract_args.parse({});
-  ExtractSetup s;
-  if (int rc = setup("eval", context, extract_args, s); rc != 0) return rc;
-
-  // gold.tsv: doc_id, char_start, char_end, cited_text, urn, publisher_identifier, extra
-  std::string content;
-  const std::string gold_path = (corpus / "gold.tsv").string();
-  if (Status st = read_file(gold_path, content); !st) {
-    std::fprintf(stderr, "lexlink eval: %s\n", st.error().to_string().c_str());
-    return 2;
-  }
-  struct Gold {
-    std::uint64_t start, end;
-    std::string cited, urn;
-    std::optional<Parsed> p;
-  };
-  // lexicons/<jur>/publisher-ids.tsv: publisher identifiers -> URN:LEX names, for the gold rows
-  // the corpus leaves without a urn.
-  extract::DocumentIds ids;  // the same pattern/urn format as document-ids.tsv
-  {
-    const std::string map_path = context.data_dir + "/lexicons/" + jur + "/publisher-ids.tsv";
-    std::error_code ec;
-    if (fs::exists(map_path, ec)) {
-      if (Status st = ids.load(map_path); !st) {
-        std::fprintf(stderr, "lexlink eval: %s\n", st.error().to_string().c_str());
-        return 2;
-      }
-    }
-  }
-  auto map_id = [&](const std::string& key) { return ids.rewrite(key); };
-  const std::string only_measure = args.get("measure");
-  std::map<std::string, std::vector<Gold>> gold;
-  {
-    std::istringstream in(content);
-    std::string line;
-    std::getline(in, line);  // header
-    std::vector<std::vector<std::string>> rows;
-    std::map<std::string, std::string> extra_of;  // identifier -> the first title given for it
-    while (std::getline(in, line)) {
-      auto c = split_on(line, '\t');
-      if (c.size() < 5) continue;
-      if (c.size() >= 7 && !c[5].empty() && !c[6].empty()) extra_of.emplace(c[5], c[6]);
-      rows.push_back(std::move(c));
-    }
-    for (auto& c : rows) {
-      if (c[4].empty() && !ids.empty() && c.size() >= 6 && !c[5].empty()) {
-        std::string extra = c.size() >= 7 ? c[6] : std::string();
-        if (extra.empty()) {
-          if (auto it = extra_of.find(c[5]); it != extra_of.end()) extra = it->second;
-        }
-        c[4] = map_id(c[5] + " | " + extra);
-      }
-      if (c[4].empty()) continue;
-      Gold g{std::stoull(c[1]), std::stoull(c[2]), c[3], c[4], score_parse(c[4])};
-      if (!only_measure.empty() && (!g.p || g.p->measure != only_measure)) continue;
-      gold[c[0]].push_back(std::move(g));
-    }
-  }
-  std::size_t limit = std::stoul(args.get("limit"));
-  std::unique_ptr<std::ofstream> details;
-  if (!args.get("details").empty()) details = std::make_unique<std::ofstream>(args.get("details"));
-  std::size_t tp_w = 0, tp_p = 0, n_pred = 0, n_gold = 0, hit_w = 0, hit_p = 0, docs = 0;
-  const bool linked_only = args.has("linked-only");
-  std::size_t unlinked = 0;
-  std::uint64_t bytes = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  // The documents are read by `jobs` threads and scored here, one at a time, in order.
-  std::vector<std::pair<const std::string*, const std::vector<Gold>*>> order;
-  for (const auto& [doc, rows] : gold) {
-    if (limit != 0 && order.size() >= limit) break;
-    order.emplace_back(&doc, &rows);
-  }
-  struct DocCitations {
-    std::vector<extract::Citation> cites;
-    std::string error;
-    std::uint64_t bytes = 0;  // read from the document
-  };
-  const std::size_t jobs = std::min(jobs_option, std::max<std::size_t>(1, order.size()));
-  batch::OrderedPool<std::size_t, DocCitations> pool(
-      jobs, 2 * jobs + 2, [&](std::size_t& k, std::size_t) {
-        DocCitations r;
-        const std::string path = (corpus / "text" / (*order[k].first + ".txt")).string();
-        try {
-          if (Status st = extract_file(
-                  *s.extractor, s.view, path, map_id(*order[k].first),
-                  [&](const std::vector<extract::Citation>& chunk) {
-                    r.cites.insert(r.cites.end(), chunk.begin(), chunk.end());
-                  },
-                  0, &r.bytes);
-              !st) {
-            r.error = path + ": " + st.error().to_string();
-          }
-        } catch (const std::exception& e) {
-          r.error = path + ": failed: " + e.what();
-        }
-        return r;
-      });
-  std::size_t submitted = 0;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    while (submitted < order.size() && !pool.full()) pool.submit(submitted++);
-    const DocCitations done = pool.pop();
-    if (!done.error.empty()) {
-      std::fprintf(stderr, "lexlink eval: %s\n", done.error.c_str());
-      return 1;
-    }
-    const std::string& doc = *order[k].first;
-    const std::vector<Gold>& rows = *order[k].second;
-    const std::vector<extract::Citation>& cites = done.cites;
-    ++docs;
-    bytes += done.bytes;
-    std::set<std::string> jurs;
-    for (const Gold& g : rows) {
-      if (g.p) jurs.insert(g.p->jur);
-    }
-    n_gold += rows.size();
-    // The rows a citation overlaps, found by binary search over the rows sorted by start: a row
-    // that starts `longest` characters or more before the citation ends before it does. (A pass
-    // over every row for each citation made eval quadratic in a document's citations: 2.2 s of
-    // the US Code folder's 2.4 went there.)
-    std::vector<std::size_t> by_start(rows.size());
-    std::iota(by_start.begin(), by_start.end(), std::size_t{0});
-    std::sort(by_start.begin(), by_start.end(),
-              [&](std::size_t a, std::size_t b) { return rows[a].start < rows[b].start; });
-    std::uint64_t longest = 0;
-    for (const Gold& g : rows) longest = std::max(longest, g.end > g.start ? g.end - g.start : 0);
-    auto for_overlapping = [&](const extract::Citation& c, auto&& visit) {
-      const std::uint64_t from = c.char_start > longest ? c.char_start - longest : 0;
-      auto it = std::lower_bound(by_start.begin(), by_start.end(), from,
-                                 [&](std::size_t i, std::uint64_t v) { return rows[i].start < v; });
-      for (; it != by_start.end() && rows[*it].start < c.char_end; ++it) {
-        if (c.char_start < rows[*it].end) visit(*it);
-      }
-    };
-    std::set<std::size_t> used_w, used_p;
-    for (const auto& c : cites) {
-      const auto p = score_parse(c.urn);
-      if (!only_measure.empty() && (!p || p->measure != only_measure)) continue;
-      bool overlaps_any = false;
-      for_overlapping(c, [&](std::size_t) { overlaps_any = true; });
-      if (!p || (jurs.count(p->jur) == 0 && !overlaps_any)) continue;
-      if (linked_only && !overlaps_any) {
-        ++unlinked;
-        continue;
-      }
-      ++n_pred;
-      bool hw = false, hp = false;
-      for_overlapping(c, [&](std::size_t i) {
-        const Gold& g = rows[i];
-        if (!work_match(g.p, p)) return;
-        hw = true;
-        used_w.insert(i);
-        if (g.p->part == p->part) {
-          hp = true;
-          used_p.insert(i);
-        }
-      });
-      tp_w += hw;
-      tp_p += hp;
-      if (details && (!hw || !hp)) {
-        *details << to_json_line(json{{"kind", hw ? "partition-mismatch" : "false-positive"},
-                                      {"doc", doc},
-                                      {"char_start", c.char_start},
-                                      {"char_end", c.char_end},
-                                      {"text", c.text},
-                                      {"urn", c.urn},
-                                      {"rule", c.rule},
-                                      {"overlaps_gold", overlaps_any}})
-                 << "\n";
-      }
-    }
-    hit_w += used_w.size();
-    hit_p += used_p.size();
-    if (details) {
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (used_w.count(i) != 0 && used_p.count(i) != 0) continue;
-        *details << to_json_line(json{{"kind", used_w.count(i) ? "missed-partition" : "missed"},
-                                      {"doc", doc},
-                                      {"char_start", rows[i].start},
-                                      {"char_end", rows[i].end},
-                                      {"text", rows[i].cited},
-                                      {"urn", rows[i].urn}})
-                 << "\n";
-      }
-    }
-  }
-  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double pw = n_pred ? double(tp_w) / double(n_pred) : 0,
-               rw = n_gold ? double(hit_w) / double(n_gold) : 0;
-  const double pp = n_pred ? double(tp_p) / double(n_pred) : 0,
-               rp = n_gold ? double(hit_p) / double(n_gold) : 0;
-  std::printf("%s: work P=%.3f R=%.3f F1=%.3f; partition P=%.3f R=%.3f F1=%.3f\n",
-              fs::path(corpus).lexically_normal().filename().string().c_str(), pw, rw, f1(pw, rw),
-              pp, rp, f1(pp, rp));
-  std::printf("work_f1=%.3f part_f1=%.3f p=%.3f r=%.3f docs=%zu gold=%zu pred=%zu mb_s=%.2f\n",
-              f1(pw, rw), f1(pp, rp), pw, rw, docs, n_gold, n_pred,
-              el > 0 ? double(bytes) / 1e6 / el : 0.0);
-  if (linked_only) std::printf("left out (no gold row overlaps them): %zu\n", unlinked);
   return 0;
 }
 
