@@ -225,7 +225,7 @@ TEST_CASE("the overlap search finds what a scan of every row finds", "[eval]") {
   }
 }
 
-TEST_CASE("spans that touch do not overlap; a span inside a row does", "[eval]") {
+TEST_CASE("spans that touch do not overlap, a span inside a row does", "[eval]") {
   const std::vector<GoldLink> rows = {{10, 20, "", "", std::nullopt},
                                       {20, 30, "", "", std::nullopt}};
   const DocumentGold gold(rows);
