@@ -151,7 +151,7 @@ TEST_CASE("a stretch of markup without a place to cut in its text is cut between
           "[text][chunks]") {
   const TsvFile table = test::load_table("tests/data/text/dense-markup.tsv",
                                          {"format", "prefix", "unit", "suffix", "cut", "what"});
-  const std::size_t s = 32 << 10;
+  const std::size_t s = 16 << 10;
   for (const TsvRow& row : table.rows()) {
     INFO(table.path() << ":" << row.line << ": " << row.fields[5]);
     const std::string prefix = test::unescape(row.fields[1]);
@@ -172,10 +172,10 @@ TEST_CASE("a stretch of markup without a place to cut in its text is cut between
     for (const std::size_t first_text : {std::size_t{0}, std::size_t{8} << 10}) {
       o.first_chunk_text_bytes = first_text;
       for (const int size : {0, 1}) {
-        INFO("first_chunk_text_bytes " << first_text << ", document of " << (1 + 2 * size)
-                                       << " MB");
+        const std::size_t bytes = (size == 0 ? 1u : 3u) << 19;  // 512 KB, 1.5 MB
+        INFO("first_chunk_text_bytes " << first_text << ", document of " << bytes << " bytes");
         std::string doc = prefix;
-        while (doc.size() < (1u + 2u * static_cast<unsigned>(size)) << 20) doc += unit;
+        while (doc.size() < bytes) doc += unit;
         doc += suffix;
         const auto chunks = chunks_of(doc, o);
         REQUIRE(chunks.size() > 10);
