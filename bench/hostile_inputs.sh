@@ -5,14 +5,76 @@
 # names: 1 GB without a newline, a million citations in one file (and four and six million,
 # denser), a list of 100,000 items, a binary file of 100 MB, 100 MB of random bytes. Results land
 # in bench/results/. Then `lexlink markup --citations` applies the million citations extract found.
-# Usage: bench/hostile_inputs.sh (needs about 2.5 GB free in $TMPDIR).
+# `bench/hostile_inputs.sh markup-dense` runs issue 27's markup-dense HTML instead (a 70 MB
+# paragraph of ten million empty inline tags, and variants) through extract and markup, each
+# with the default jurisdiction and with auto: peak RSS must stay under 100 MB.
+# Usage: bench/hostile_inputs.sh [markup-dense] (needs about 2.5 GB free in $TMPDIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case=${1:-}
+if [ -n "$case" ] && [ "$case" != markup-dense ]; then
+  echo "usage: bench/hostile_inputs.sh [markup-dense]" >&2
+  exit 2
+fi
 ./scripts/build.sh
 mkdir -p bench/results
-out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-hostile-inputs.txt"
+out="bench/results/$(date +%Y-%m-%d)-$(hostname -s)-hostile-inputs${case:+-$case}.txt"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# Markup-dense HTML (issue 27): `<p>` then `<b></b>` ten million times (70 MB, as some
+# word-processor exports look), the same closed by `</p>`, with a letter between the tags, with
+# a citation every 100,000 tags, with `<span>`s carrying attributes, and after a word (no white
+# space anywhere: cut between tags from 2x chunk_bytes). Each through extract and markup,
+# default jurisdiction and auto: wall and CPU time, peak RSS, citations (extract) and links
+# inserted (markup).
+markup_dense() {
+  python3 - "$tmp" <<'PY'
+import sys
+d, n = sys.argv[1], 10_000_000
+cite = b" ai sensi dell'articolo 3 della legge 3 aprile 2000, n. 56 "
+def w(name, data):
+    with open(f"{d}/{name}", "wb") as f:
+        f.write(data)
+w("empty-tags.html", b"<p>" + b"<b></b>" * n)
+w("closed-tags.html", b"<p>" + b"<b></b>" * n + b"</p>\n")
+w("letter-tags.html", b"<p>" + b"<b>x</b>" * n)
+w("cite-tags.html", b"<p>" + (b"<b></b>" * 100_000 + cite) * (n // 100_000))
+w("span-tags.html", b"<p>" + b'<span class="c1" style="font-weight:bold"></span>' * (n // 5))
+w("word-tags.html", b"<p>art" + b"<b></b>" * n)
+PY
+  echo "# lexlink extract and markup on markup-dense HTML, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  local name f j command status wall user rss_kb found
+  for name in empty-tags.html closed-tags.html letter-tags.html cite-tags.html span-tags.html \
+              word-tags.html; do
+    f="$tmp/$name"
+    for command in extract markup; do
+      for j in it auto; do
+        set +e
+        /usr/bin/time -f "%e %U %M" -o "$tmp/time" build/lexlink "$command" --jurisdiction "$j" \
+          "$f" > "$tmp/out" 2> "$tmp/err"
+        status=$?
+        set -e
+        read -r wall user rss_kb < <(tail -n 1 "$tmp/time")
+        if [ "$command" = extract ]; then
+          found="$(grep -c '"urn"' "$tmp/out" || true) citations"
+        else
+          found="$({ grep -o '<a data-lexlink=""' "$tmp/out" || true; } | wc -l) links"
+        fi
+        awk -v n="$name" -v b="$(stat -c %s "$f")" -v c="$command --jurisdiction $j" -v w="$wall" \
+            -v u="$user" -v r="$rss_kb" -v s="$status" -v found="$found" 'BEGIN {
+          printf "%-16s %5.1f MB  %-25s exit %d, %s, wall %.1f s, user %.1f s, peak RSS %.0f MB\n",
+                 n, b / 1e6, c, s, found, w, u, r / 1024 }'
+      done
+    done
+    rm -f "$f"
+  done
+}
+if [ "$case" = markup-dense ]; then
+  markup_dense | tee "$out"
+  exit 0
+fi
 
 # 1 GB on one line: words, numbers and a citation every 10 MB, no newline anywhere.
 python3 - "$tmp/one-line.txt" <<'EOF'

@@ -12,8 +12,11 @@
 // Chunking is forward-only: once a chunk holds chunk_bytes of mid bytes a cut is accepted at a
 // block boundary; from 1.25x at a line end in text, from 1.5x at white space that the reader's
 // CutAdvisor accepts (judged from the text so far and the run at hand), from 1.75x at any white
-// space, from 2x anywhere (inside a link zone or a long comment too). A chunk therefore never
-// exceeds 2x chunk_bytes plus one token. The first chunk may be asked to hold some text as well
+// space, from 2x anywhere (inside a link zone or a long comment too). Between two tokens of
+// markup (tags, comments, references) the tokenizer offers a cut too, of the level the text's
+// end allows there (offer_token_cut): markup without text is cut like text, so a chunk holds
+// 2x chunk_bytes at most however dense its tags. A chunk therefore never exceeds 2x
+// chunk_bytes plus one token. The first chunk may be asked to hold some text as well
 // (first_text_bytes): it is then cut only once it holds that much text, or 4x chunk_bytes of
 // mid bytes, and its thresholds count from that point (at most 6x chunk_bytes plus a token).
 #pragma once
@@ -131,6 +134,15 @@ class ChunkEmitter {
   bool offer_cut(CutLevel level, std::uint64_t mid) {
     return mid >= first_threshold_ && offer_cut_slow(level, mid);
   }
+  // The same, standing at `mid` between two tokens of markup (after a tag, a comment, a
+  // reference: the next byte starts a token, the text so far is complete): a cut of the level
+  // the text allows at its end, the markup left aside (see token_cut_level). A stretch of
+  // markup without text, or whose text has neither white space nor a block boundary (ten
+  // million empty inline tags in a paragraph that never ends), is so cut as its text would be,
+  // and a chunk holds at most 2x chunk_bytes of it plus a token, however dense the tags.
+  bool offer_token_cut(std::uint64_t mid) {
+    return mid >= first_threshold_ && offer_cut_slow(token_cut_level(), mid);
+  }
   bool cut_requested() const { return cut_requested_; }
   // True when white space given to text() now would be dropped (it directly follows a block
   // boundary in a markup format).
@@ -165,6 +177,12 @@ class ChunkEmitter {
     pieces_.push_back(p);
   }
   bool offer_cut_slow(CutLevel level, std::uint64_t mid);
+  // What a cut at the end of the text so far is: anywhere inside a link zone (the only cut
+  // accepted there); else a block boundary after a synthetic break (or at the start of the
+  // document), a line end after "\n", white space after other white space (a "\r" too, as an
+  // LF may follow it; kSpace, not kSafeSpace: the advisor judges a place from the text on both
+  // sides of it, and what follows is not there yet), anywhere otherwise.
+  CutLevel token_cut_level() const;
   void name_table_insert(std::uint32_t index);
 
   const RunMap& map_;
@@ -188,6 +206,7 @@ class ChunkEmitter {
   std::uint64_t chunk_orig_ = 0;
   std::uint64_t text_base_ = 0;
   std::string text_;
+  char last_text_byte_ = 0;  // the last byte of the chunks before this one (0: none)
   std::vector<Piece> pieces_;
   std::vector<Tag> tags_;
   std::vector<std::string> names_;

@@ -305,6 +305,7 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
       const std::size_t next = continue_markup(s, pos, base, eof, e);
       if (mode_ != Mode::kData || e.cut_requested()) return next;
       pos = next;
+      if (e.offer_token_cut(base + pos)) return pos;
       continue;
     }
     bool non_ascii = false;
@@ -333,17 +334,20 @@ std::size_t HtmlTokenizer::run(std::string_view s, std::size_t pos, std::uint64_
         e.decoded(base + pos, base + pos + 1 + r.length, r.utf8, r.code_point);
         pos += 1 + r.length;
       }
+      if (e.offer_token_cut(base + pos)) return pos;
       continue;
     }
     if (const std::size_t end = simple_tag(s, pos, base, e); end != 0) {
       pos = end;
       if (e.cut_requested()) return pos;
+      if (mode_ == Mode::kData && e.offer_token_cut(base + pos)) return pos;
       continue;
     }
     const std::size_t next = markup(s, pos, base, eof, e);
     if (next == pos) return pos;  // needs more input
     pos = next;
     if (e.cut_requested()) return pos;
+    if (mode_ == Mode::kData && e.offer_token_cut(base + pos)) return pos;
   }
   if (eof && mode_ != Mode::kData) finish_markup(base + n, e);  // unclosed to the end
   return pos;

@@ -12,10 +12,14 @@
 // (the extractor's: white space no reading window reaches); from 1.75x at any white space, and
 // from 2x anywhere (a 1 GB line without spaces is cut at a character boundary). Only the last
 // two can split a citation: text without line ends so dense in citations (or digits) that no
-// window-free white space comes in a quarter of a chunk. Chunks never split a character, an
-// entity or a tag shorter than 64 KB; they split an existing link, a comment or a skipped
-// element only when it runs past 2x chunk_bytes (the zone, or the kOther tag, then comes in two
-// parts).
+// window-free white space comes in a quarter of a chunk. Markup counts as the text around it:
+// between two tags (or comments, references) a chunk may end with the cut that the end of the
+// text so far allows (a block boundary when no text came since the last one), so a stretch of
+// markup without text (ten million empty inline tags in a paragraph that never ends) is cut as
+// text would be, and a chunk's tags and pieces stay within what 2x chunk_bytes of input holds
+// however dense the markup. Chunks never split a character, an entity or a tag shorter than
+// 64 KB; they split an existing link, a comment or a skipped element only when it runs past 2x
+// chunk_bytes (the zone, or the kOther tag, then comes in two parts).
 //
 // Plain text has one kind of markup: the links lexlink itself writes into it
 // (`<a data-lexlink="" ...>...</a>`). Their tags are tags and their content a no-link zone, so a

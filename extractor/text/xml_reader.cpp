@@ -422,6 +422,7 @@ std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter&
     if (s[pos] == '<') {
       pos = markup(s, pos, e);
       if (failed() || e.cut_requested()) return pos;
+      if (skip_depth_ == 0 && e.offer_token_cut(pos)) return pos;
       continue;
     }
     bool non_ascii = false;
@@ -451,6 +452,7 @@ std::size_t XmlTokenizer::run(std::string_view s, std::size_t pos, ChunkEmitter&
       }
     }
     pos = end;
+    if (skip_depth_ == 0 && e.offer_token_cut(pos)) return pos;
   }
   if (!failed() && pos >= n) {
     if (!stack_.empty()) return fail(n, "unclosed element at the end of the document");

@@ -39,6 +39,7 @@ struct CliResult {
   int exit_code = -1;
   std::string out;
   std::string err;
+  long peak_rss_kb = 0;  // the process's peak resident memory (ru_maxrss)
 };
 // Runs the lexlink binary with `args`, feeding `input` on standard input.
 CliResult run_cli(const std::vector<std::string>& args, const std::string& input = {});

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "common/tsv.h"
+#include "support/test_support.h"
 #include "text/cut_advisor.h"
 #include "text/view_builder.h"
 #include "text/view_check.h"
@@ -136,5 +138,68 @@ TEST_CASE("the first chunk waits for first_chunk_text_bytes of text", "[text][ch
     REQUIRE(chunks.size() > 2);
     CHECK(chunks[0].original.size() >= 4 * s);
     CHECK(chunks[0].original.size() < 4 * s + 200);
+  }
+}
+
+// Markup that gives no place to cut in its text (empty inline tags, references, a word then
+// tags) is cut between tokens, at the level the text so far allows there: a chunk holds about
+// chunk_bytes of it whatever the density of the tags, so its pieces and tags do not grow with
+// the stretch (before, ten million empty tags in one paragraph were one chunk of 480 MB of
+// tags). Each row of the table at two sizes, with the CLI's kind of options (a small chunk, the
+// first one waiting for some text) and without the wait.
+TEST_CASE("a stretch of markup without a place to cut in its text is cut between tokens",
+          "[text][chunks]") {
+  const TsvFile table = test::load_table("tests/data/text/dense-markup.tsv",
+                                         {"format", "prefix", "unit", "suffix", "cut", "what"});
+  const std::size_t s = 16 << 10;
+  for (const TsvRow& row : table.rows()) {
+    INFO(table.path() << ":" << row.line << ": " << row.fields[5]);
+    const std::string prefix = test::unescape(row.fields[1]);
+    const std::string unit = test::unescape(row.fields[2]);
+    const std::string suffix = test::unescape(row.fields[3]);
+    const std::string_view cut = row.fields[4];
+    const std::size_t from = cut == "block"   ? s
+                             : cut == "line"  ? s + s / 4
+                             : cut == "space" ? s + 3 * s / 4
+                                              : 2 * s;
+    REQUIRE((cut == "block" || cut == "line" || cut == "space" || cut == "any"));
+    text::ViewOptions o;
+    o.format = row.fields[0] == "xml" ? text::ViewOptions::FormatChoice::kXml
+                                      : text::ViewOptions::FormatChoice::kHtml;
+    o.chunk_bytes = s;
+    std::size_t most_tags[2] = {0, 0};
+    std::size_t most_pieces[2] = {0, 0};
+    for (const std::size_t first_text : {std::size_t{0}, std::size_t{8} << 10}) {
+      o.first_chunk_text_bytes = first_text;
+      for (const int size : {0, 1}) {
+        const std::size_t bytes = (size == 0 ? 1u : 3u) << 19;  // 512 KB, 1.5 MB
+        INFO("first_chunk_text_bytes " << first_text << ", document of " << bytes << " bytes");
+        std::string doc = prefix;
+        while (doc.size() < bytes) doc += unit;
+        doc += suffix;
+        const auto chunks = chunks_of(doc, o);
+        REQUIRE(chunks.size() > 10);
+        for (std::size_t i = 0; i < chunks.size(); ++i) {
+          INFO("chunk " << i << " of " << chunks.size());
+          const std::size_t n = chunks[i].original.size();
+          // (The suffix's block tags may end a chunk from chunk_bytes on.)
+          const bool in_units =
+              i + 1 < chunks.size() && chunks[i].orig_end <= doc.size() - suffix.size();
+          if (in_units && (i > 0 || first_text == 0)) CHECK(n >= from);
+          if (i == 0 && first_text != 0) {
+            CHECK(n < 6 * s + unit.size());  // the first chunk's bound (view_builder.h)
+          } else {
+            CHECK(n < from + unit.size() + suffix.size());
+          }
+          if (i > 0) {
+            most_tags[size] = std::max(most_tags[size], chunks[i].tags.size());
+            most_pieces[size] = std::max(most_pieces[size], chunks[i].map.pieces().size());
+          }
+        }
+      }
+      // Three times the markup: as many tags and pieces in a chunk, not three times as many.
+      CHECK(most_tags[1] <= most_tags[0] + 2);
+      CHECK(most_pieces[1] <= most_pieces[0] + 2);
+    }
   }
 }
