@@ -8,9 +8,9 @@
 #include "cli/commands.h"
 #include "cli/json_lines.h"
 #include "urn/normalize.h"
-#include "urn/structure_json.h"
 #include "urn/profiles.h"
 #include "urn/render.h"
+#include "urn/structure_json.h"
 #include "urn/urn.h"
 
 namespace lexlink::cli {

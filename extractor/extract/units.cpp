@@ -278,8 +278,8 @@ using Format = ChainSetup::Format;
 
 struct Element {
   enum class Kind : std::uint8_t { kLevel, kValue, kOrdinal, kAnd, kComma, kTo, kOf } kind;
-  Level level;  // kLevel
-  Value value;  // kValue, kOrdinal
+  Level level{};  // kLevel
+  Value value{};  // kValue, kOrdinal
   // `partition.brackets = path`: a bracketed value ("(1)"), one level below the value it follows
   // (`deeper`), or at the depth of the bracketed value before it ("(1) or (1A)").
   bool bracket = false;
@@ -573,10 +573,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
     }
     if (implicit && !real_level) {
       real_level = implicit;
-      elements.emplace_back(Element::Kind::kLevel, *implicit);
+      elements.emplace_back(Element{.kind = Element::Kind::kLevel, .level = *implicit});
       elements.back().value.span = v.span;
     }
-    elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
+    elements.emplace_back(Element{.kind = Element::Kind::kValue, .value = std::move(v)});
   };
   int nest_rank = 0;  // added to the rank of the levels inside `partition.nested` brackets
   for (std::uint32_t i = s.begin; i < s.end; ++i) {
@@ -691,7 +691,8 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       continue;
     }
     if (unit.cls == part_cls) {
-      Element& e = elements.emplace_back(Element::Kind::kLevel, cs.levels[unit.row]);
+      Element& e = elements.emplace_back(
+          Element{.kind = Element::Kind::kLevel, .level = cs.levels[unit.row]});
       e.level.rank += nest_rank;
       e.value.span = Span{i, i + 1};
       format = e.level.format;
@@ -699,13 +700,13 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       continue;
     }
     if (auto role = cell(unit, ChainSetup::kRole)) {
-      if (*role == "and") elements.emplace_back(Element::Kind::kAnd);
-      if (*role == "to") elements.emplace_back(Element::Kind::kTo);
-      if (*role == "of") elements.emplace_back(Element::Kind::kOf);
+      if (*role == "and") elements.emplace_back(Element{.kind = Element::Kind::kAnd});
+      if (*role == "to") elements.emplace_back(Element{.kind = Element::Kind::kTo});
+      if (*role == "of") elements.emplace_back(Element{.kind = Element::Kind::kOf});
       continue;  // "from", "skip"
     }
     if (auto n = cell(unit, ChainSetup::kOrdinal)) {  // primo, secondo, único ...
-      Element& e = elements.emplace_back(Element::Kind::kOrdinal);
+      Element& e = elements.emplace_back(Element{.kind = Element::Kind::kOrdinal});
       e.value.text = *n;
       e.value.ordinal = all_digits(*n) ? to_int(*n) : -1;
       e.value.span = Span{i, i + 1};
@@ -816,7 +817,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
       v.text = u_.tokens.raw(tok);
       v.ordinal = roman_value(n).value_or(-1);
       v.span = Span{i, i + 1};
-      elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
+      elements.emplace_back(Element{.kind = Element::Kind::kValue, .value = std::move(v)});
       continue;
     }
     if (tok.kind == lexicon::TokenKind::kWord && format == Format::kNumber && bare_roman &&
@@ -830,7 +831,7 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         v.text = std::to_string(*r);
         v.ordinal = *r;
         v.span = Span{i, i + 1};
-        elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
+        elements.emplace_back(Element{.kind = Element::Kind::kValue, .value = std::move(v)});
       }
       continue;
     }
@@ -840,11 +841,11 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         v.text = std::to_string(*r);
         v.ordinal = *r;
         v.span = Span{i, i + 1};
-        elements.emplace_back(Element::Kind::kValue, Level{}, std::move(v));
+        elements.emplace_back(Element{.kind = Element::Kind::kValue, .value = std::move(v)});
       }
       continue;
     }
-    if (n == "," || n == ";") elements.emplace_back(Element::Kind::kComma);
+    if (n == "," || n == ";") elements.emplace_back(Element{.kind = Element::Kind::kComma});
   }
 
   // 2. Segments between connectors (the maximal runs of elements other than connectors, which
@@ -983,10 +984,10 @@ bool Interpreter::partitions(Span s, Span match, std::string_view separator,
         Value pv;
         pv.text = parent.fixed;
         pv.span = v.span;
-        path.emplace_back(parent, std::move(pv));
+        path.emplace_back(Step{parent, std::move(pv)});
       }
     }
-    path.emplace_back(level, std::move(v));
+    path.emplace_back(Step{level, std::move(v)});
     leaf = true;
     return true;
   };

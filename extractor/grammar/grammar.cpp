@@ -989,9 +989,17 @@ class Loader {
 
   // --- compilation to symbol regexes -------------------------------------------------------
 
+  // An error of the grammar as a whole, located at its folder (as the extractor's "declares no
+  // trigger" is).
+  Error folder_error(std::string message) const {
+    Error e = make_error(ErrorCode::kDataError, std::move(message));
+    e.file = "grammars/" + g_.name_;
+    return e;
+  }
+
   Status compile() {
     if (g_.rules_.empty()) {
-      return make_error(ErrorCode::kDataError, "grammar '" + g_.name_ + "' has no rule");
+      return folder_error("grammar '" + g_.name_ + "' has no rule");
     }
     // Symbols: fixed, then one per lexicon class, then one per literal.
     g_.symbol_names_ = {"BREAK",         "NUM1",   "NUM2",  "NUM3", "NUM4",  "NUM5+",
@@ -1011,8 +1019,7 @@ class Loader {
         return error_at(plural->where, "PLURAL needs a 'partitions' class");
       }
       if (next > 255) {
-        return make_error(ErrorCode::kDataError,
-                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
+        return folder_error("grammar '" + g_.name_ + "' uses more than 244 classes and literals");
       }
       const auto& pc = g_.lexicon_.classes()[static_cast<std::size_t>(g_.partitions_class_)];
       const int c_plural = pc.column("plural");
@@ -1030,8 +1037,7 @@ class Loader {
     for (const Rule& r : g_.rules_) suffix = suffix || find_builtin(r.match, "SUFFIX") != nullptr;
     if (suffix) {
       if (next > 255) {
-        return make_error(ErrorCode::kDataError,
-                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
+        return folder_error("grammar '" + g_.name_ + "' uses more than 244 classes and literals");
       }
       g_.suffix_symbol_ = static_cast<std::uint8_t>(next++);
       g_.symbol_names_.push_back("SUFFIX");
@@ -1041,8 +1047,7 @@ class Loader {
     for (const Rule& r : g_.rules_) collect_literals(r.match, literals);
     for (const std::string& lit : literals) {
       if (next > 255) {
-        return make_error(ErrorCode::kDataError,
-                          "grammar '" + g_.name_ + "' uses more than 244 classes and literals");
+        return folder_error("grammar '" + g_.name_ + "' uses more than 244 classes and literals");
       }
       g_.literal_symbol_.emplace(lit, static_cast<std::uint8_t>(next++));
       g_.symbol_names_.push_back("\"" + lit + "\"");

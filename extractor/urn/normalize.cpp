@@ -123,8 +123,8 @@ Result<std::string, ParseError> normalize(std::string_view name, const Normalize
     if (options.lower_partition) ascii_lower(partition, 0, partition.size());
   } else {
     // Unicode path: decode, NFC, fold, lower-case, re-encode.
-    auto process = [&](std::string& part, bool lower) -> Status {
-      std::string s = decode_non_ascii(part, KeptEscapes::kUpperCase);
+    // One round of NFC, folding and lower case.
+    auto round = [&](std::string& s, bool lower) -> Status {
       if (options.nfc) {
         auto r = icu_nfc(s);
         if (!r) return r.error();
@@ -141,6 +141,20 @@ Result<std::string, ParseError> normalize(std::string_view name, const Normalize
         if (!r) return r.error();
         s = std::move(*r);
         upper_hex(s);
+      }
+      return Status::Ok();
+    };
+    // Rounds until the text no longer changes, so that normalize(normalize(x)) == normalize(x):
+    // lower case may compose where upper case did not ('T' U+0308 has no composed form, 't'
+    // U+0308 is U+1E97) or give a letter that folds where its capital did not (U+037F, Greek
+    // capital yot, is kept by Any-Latin; its small letter U+03F3 becomes 'j'). Text that is
+    // ASCII after a round is done (the three steps keep it as it is).
+    auto process = [&](std::string& part, bool lower) -> Status {
+      std::string s = decode_non_ascii(part, KeptEscapes::kUpperCase);
+      for (int k = 0; k < 8; ++k) {
+        const std::string before = s;
+        if (Status st = round(s, lower); !st) return st;
+        if (s == before || !needs_unicode_work(s)) break;
       }
       part = encode_non_ascii(s);
       return Status::Ok();
