@@ -15,6 +15,9 @@
 #ifndef LEXLINK_DATA_FROM_LIBDIR
 #define LEXLINK_DATA_FROM_LIBDIR "../share/lexlink"
 #endif
+#ifndef LEXLINK_INSTALLED_DATA_DIR
+#define LEXLINK_INSTALLED_DATA_DIR "/usr/local/share/lexlink"
+#endif
 #ifndef LEXLINK_DATA_FROM_BINDIR
 #define LEXLINK_DATA_FROM_BINDIR "../share/lexlink"
 #endif
@@ -42,6 +45,8 @@ std::string default_data_dir() {
         const fs::path candidate = (module.parent_path() / relative).lexically_normal();
         if (is_data_dir(candidate.string())) return candidate.string();
       }
+      // A program linked statically, away from PREFIX/bin: the configured prefix's data.
+      if (is_data_dir(LEXLINK_INSTALLED_DATA_DIR)) return LEXLINK_INSTALLED_DATA_DIR;
       if (is_data_dir(LEXLINK_SOURCE_DATA_DIR)) return LEXLINK_SOURCE_DATA_DIR;
       // A program copied out of its tree: the data beside it, or one folder up.
       for (const fs::path& p : {module.parent_path(), module.parent_path().parent_path()}) {

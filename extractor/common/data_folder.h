@@ -4,7 +4,9 @@
 // The data folder is found, in order: $LEXLINK_DATA when set; the installed data, DATADIR/lexlink
 // of the prefix lexlink was installed into, found from where the running library or program
 // lies (so an installed tree may be moved: PREFIX/lib/liblexlink.so and PREFIX/bin/lexlink find
-// PREFIX/share/lexlink); else the source tree lexlink was built from. A candidate counts only
+// PREFIX/share/lexlink); then the configured prefix's DATADIR/lexlink (CMAKE_INSTALL_PREFIX at
+// build time: what a statically linked program, lying anywhere, finds); else the source tree
+// lexlink was built from. A candidate counts only
 // when it holds both grammars/ and lexicons/.
 #pragma once
 
