@@ -46,7 +46,7 @@ constexpr const char* kExtractUsage =
     ".gz and .zst files are decompressed. '-' is a document on standard input.\n"
     "\n"
     "  --jurisdiction J|auto         the grammar to read the text with, a folder of grammars/\n"
-    "                                (it br eu fr uk us za; default it); auto: the grammar whose\n"
+    "                                ({jurisdictions}; default it); auto: the grammar whose\n"
     "                                triggers the document holds most often\n"
     "  --format auto|text|html|xml   (default auto)\n"
     "  --encoding utf-8|utf-16le|utf-16be|iso-8859-1|windows-1252|iso-8859-15 (default: detect)\n"
@@ -261,16 +261,17 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   args.option("offsets", "bytes,chars");
   declare_batch_options(args);
   if (!args.parse(argv)) {
-    std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(), kExtractUsage);
+    std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(),
+                 usage_text(context, kExtractUsage).c_str());
     return 2;
   }
   if (args.has("help")) {
-    std::fputs(kExtractUsage, stdout);
+    std::fputs(usage_text(context, kExtractUsage).c_str(), stdout);
     return 0;
   }
   if (args.positional().empty() && args.get("files-from").empty()) {
     std::fprintf(stderr, "lexlink extract: no input (give FILE... or - for standard input)\n\n%s",
-                 kExtractUsage);
+                 usage_text(context, kExtractUsage).c_str());
     return 2;
   }
   BatchOptions batch_options;

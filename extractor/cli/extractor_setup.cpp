@@ -1,5 +1,6 @@
 #include "cli/extractor_setup.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/data_folder.h"
@@ -107,6 +108,31 @@ std::string jurisdiction_list(const Context& context) {
     out += g;
   }
   return out.empty() ? "none found in " + context.data_dir + "/grammars" : out;
+}
+
+std::string usage_text(const Context& context, std::string_view usage) {
+  const std::string spaced = jurisdiction_list(context);
+  std::string piped = spaced;
+  std::replace(piped.begin(), piped.end(), ' ', '|');
+  std::string out;
+  out.reserve(usage.size() + 64);
+  while (!usage.empty()) {
+    const std::size_t at = usage.find('{');
+    out.append(usage.substr(0, at));
+    if (at == std::string_view::npos) break;
+    usage.remove_prefix(at);
+    if (usage.substr(0, 16) == "{jurisdictions|}") {
+      out += piped;
+      usage.remove_prefix(16);
+    } else if (usage.substr(0, 15) == "{jurisdictions}") {
+      out += spaced;
+      usage.remove_prefix(15);
+    } else {
+      out += '{';
+      usage.remove_prefix(1);
+    }
+  }
+  return out;
 }
 
 }  // namespace lexlink::cli

@@ -46,4 +46,9 @@ bool read_link_options(const char* command, const Context& context, const Args& 
 // for usage texts: "br eu fr it uk us za".
 std::string jurisdiction_list(const Context& context);
 
+// A usage text with the data folder's jurisdictions in place of "{jurisdictions}" (space-
+// separated) and "{jurisdictions|}" ('|'-separated), so that adding a jurisdiction is adding its
+// folders.
+std::string usage_text(const Context& context, std::string_view usage);
+
 }  // namespace lexlink::cli

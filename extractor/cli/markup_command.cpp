@@ -40,7 +40,7 @@ constexpr const char* kMarkupUsage =
     "  --partition-sep '#'|'~'         how the partition is attached in the href\n"
     "                                  (default '~' with --href urn, '#' with --href resolver)\n"
     "  --jurisdiction J|auto           the grammar that finds the citations, a folder of\n"
-    "                                  grammars/ (it br eu fr uk us za; default it), as extract\n"
+    "                                  grammars/ ({jurisdictions}; default it), as extract\n"
     "  --self URN                      the document's own name, for \"del presente decreto\"\n"
     "  --engine hyperscan|re2          as extract (re2: the slow reference path); --cache DIR\n"
     "                                  the trigger database cache\n"
@@ -137,7 +137,7 @@ class Markup {
     declare_markup_batch_options(args);
     if (!args.parse(argv)) return usage(args.error());
     if (args.has("help")) {
-      std::fputs(kMarkupUsage, stdout);
+      std::fputs(usage_text(context_, kMarkupUsage).c_str(), stdout);
       return 0;
     }
     const bool batch = markup_batch_requested(args);
@@ -234,7 +234,9 @@ class Markup {
     return 0;
   }
 
-  int usage(const std::string& message) { return usage_error("markup", message, kMarkupUsage); }
+  int usage(const std::string& message) {
+    return usage_error("markup", message, usage_text(context_, kMarkupUsage).c_str());
+  }
 
   Status write_report(std::vector<rewrite::Outcome>& outcomes) {
     for (const rewrite::Outcome& o : outcomes) {

@@ -36,7 +36,7 @@ using json = nlohmann::ordered_json;
 constexpr const char* kStreamUsage =
     "usage: lexlink stream [OPTIONS] < IN.jsonl > OUT.jsonl\n"
     "One JSON object per input line: {\"id\": any, \"content\": \"the document\", \"format\":\n"
-    "\"auto|text|html|xml\", \"jurisdiction\": \"it|br|eu|fr|uk|us|za|auto\", \"self\":\n"
+    "\"auto|text|html|xml\", \"jurisdiction\": \"{jurisdictions|}|auto\", \"self\":\n"
     "\"URN\"} (only content is required). One line out per line in, in the same order:\n"
     "{\"id\", \"content\" (marked up), \"citations\": [...]} or {\"id\", \"error\"}.\n"
     "Exit status 1 if any record failed.\n"
@@ -96,11 +96,11 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     std::fprintf(stderr, "lexlink stream: %s\n\n%s",
                  args.error().empty() ? "no arguments: records come on standard input"
                                       : args.error().c_str(),
-                 kStreamUsage);
+                 usage_text(context, kStreamUsage).c_str());
     return 2;
   }
   if (args.has("help")) {
-    std::fputs(kStreamUsage, stdout);
+    std::fputs(usage_text(context, kStreamUsage).c_str(), stdout);
     return 0;
   }
   BatchOptions options;

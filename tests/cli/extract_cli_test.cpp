@@ -4,6 +4,7 @@
 // hostile inputs (binary, huge lines, endless lists).
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -543,4 +544,31 @@ TEST_CASE("extract --offsets gives spans in bytes, code points and UTF-16 units"
     CHECK(c["utf16_end"] == c["char_end"]);
   }
   CHECK(run_cli({"extract", "--offsets", "bytes,words", path}).exit_code == 2);
+}
+
+TEST_CASE("usage texts list the jurisdictions of the data folder", "[cli][usage]") {
+  // A data folder of its own: one made-up jurisdiction "zz" (an empty grammar folder is enough
+  // for the usage text, which reads folder names only).
+  lexlink::test::TempDir dir("usage");
+  std::filesystem::create_directories(dir.path / "grammars" / "zz");
+  std::filesystem::create_directories(dir.path / "grammars" / "aa");
+  std::filesystem::create_directories(dir.path / "lexicons");
+  // The source tree's: every folder of grammars/, sorted.
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(data_path("grammars"))) {
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : " ") + n;
+  CHECK(run_cli({"extract", "--help"}).out.find("(" + list + "; default it)") != std::string::npos);
+  ::setenv("LEXLINK_DATA", dir.path.c_str(), 1);
+  const auto extract = run_cli({"extract", "--help"});
+  const auto markup = run_cli({"markup", "--help"});
+  const auto stream = run_cli({"stream", "--help"});
+  ::unsetenv("LEXLINK_DATA");
+  CHECK(extract.out.find("(aa zz; default it)") != std::string::npos);
+  CHECK(markup.out.find("(aa zz; default it)") != std::string::npos);
+  CHECK(stream.out.find("\"aa|zz|auto\"") != std::string::npos);
+  CHECK(extract.out.find("{jurisdictions") == std::string::npos);
 }
