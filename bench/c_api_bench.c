@@ -2,7 +2,7 @@
  * grammar of the data folder), and how long lexlink_extract takes on one paragraph, after
  * loading. Built by bench/c_api_bench.sh against an installed tree (cc + pkg-config), so that
  * the figures are those of the installed shared library.
- * Usage: c_api_bench PARAGRAPH_FILE [LOADS [CALLS]]
+ * Usage: c_api_bench PARAGRAPH_FILE [LOADS [CALLS [JURISDICTIONS]]] (default: every one)
  * Prints: the paragraph's size and citations; every load's milliseconds (the first after the
  * cache folder was emptied: a cold start compiles the trigger database) and their median
  * without the first; the microseconds per extract call (median, min and max of batches of 100). */
@@ -30,10 +30,13 @@ static double median(double* v, size_t n) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static lexlink_extractor* open_or_die(void) {
+static lexlink_extractor* open_or_die(const char* jurisdictions) {
+  lexlink_options o;
+  lexlink_options_init(&o);
+  o.jurisdictions = jurisdictions;
   lexlink_extractor* x = NULL;
   lexlink_error* err = NULL;
-  if (lexlink_extractor_open(NULL, &x, &err) != LEXLINK_OK) {
+  if (lexlink_extractor_open(&o, &x, &err) != LEXLINK_OK) {
     fprintf(stderr, "open: %s\n", lexlink_error_message(err));
     exit(1);
   }
@@ -42,11 +45,12 @@ static lexlink_extractor* open_or_die(void) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: c_api_bench PARAGRAPH_FILE [LOADS [CALLS]]\n");
+    fprintf(stderr, "usage: c_api_bench PARAGRAPH_FILE [LOADS [CALLS [JURISDICTIONS]]]\n");
     return 2;
   }
   const int loads = argc > 2 ? atoi(argv[2]) : 11;
   const int calls = argc > 3 ? atoi(argv[3]) : 10000;
+  const char* jurisdictions = argc > 4 ? argv[4] : NULL;
   FILE* f = fopen(argv[1], "rb");
   if (f == NULL) return 1;
   static char text[1 << 16];
@@ -59,7 +63,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < nl; ++i) {
     lexlink_extractor_free(x);
     const double t0 = now_us();
-    x = open_or_die();
+    x = open_or_die(jurisdictions);
     load_ms[i] = (now_us() - t0) / 1e3;
   }
   printf("jurisdictions: %s\n", lexlink_extractor_jurisdictions(x));
