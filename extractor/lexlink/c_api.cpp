@@ -119,6 +119,35 @@ bool valid_format(const lexlink_document_options* given) {
   return o.format >= LEXLINK_FORMAT_AUTO && o.format <= LEXLINK_FORMAT_XML;
 }
 
+// The checks of a call's document options: struct_size set, format a lexlink_format.
+lexlink_status check_document_options(const lexlink_document_options* options,
+                                      lexlink_error** error) {
+  if (options != nullptr && bad_struct(options->struct_size)) {
+    return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.struct_size is not set");
+  }
+  if (!valid_format(options)) {
+    return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.format is not a lexlink_format");
+  }
+  return LEXLINK_OK;
+}
+
+void fill(lexlink_citations* out, std::vector<lexlink::Citation>&& citations);
+
+// lexlink_extract and lexlink_extract_file after their own argument: the common checks, then
+// `run` (the C++ call) and its citations into `out`.
+template <class Run>
+lexlink_status extract_into(const lexlink_extractor* extractor,
+                            const lexlink_document_options* options, lexlink_citations* out,
+                            lexlink_error** error, Run&& run) {
+  if (extractor == nullptr) return null_argument(error, "extractor");
+  if (out == nullptr) return null_argument(error, "out");
+  if (lexlink_status s = check_document_options(options, error); s != LEXLINK_OK) return s;
+  auto r = run(document_options(options));
+  if (!r) return fail(error, r.error());
+  fill(out, std::move(*r));
+  return LEXLINK_OK;
+}
+
 lexlink::UrnOptions urn_options(const lexlink_urn_options* given) {
   const lexlink_urn_options o = options_or_defaults(given, &lexlink_urn_options_init);
   lexlink::UrnOptions out;
@@ -281,20 +310,10 @@ lexlink_status lexlink_extract(const lexlink_extractor* extractor, const char* d
                                lexlink_citations* out, lexlink_error** error) {
   clear(out);
   return guarded(error, [&]() -> lexlink_status {
-    if (extractor == nullptr) return null_argument(error, "extractor");
-    if (out == nullptr) return null_argument(error, "out");
     if (document == nullptr) return null_argument(error, "document");
-    if (options != nullptr && bad_struct(options->struct_size)) {
-      return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.struct_size is not set");
-    }
-    if (!valid_format(options)) {
-      return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.format is not a lexlink_format");
-    }
-    auto r =
-        extractor->extractor.extract(std::string_view(document, length), document_options(options));
-    if (!r) return fail(error, r.error());
-    fill(out, std::move(*r));
-    return LEXLINK_OK;
+    return extract_into(extractor, options, out, error, [&](const lexlink::DocumentOptions& o) {
+      return extractor->extractor.extract(std::string_view(document, length), o);
+    });
   });
 }
 
@@ -303,19 +322,10 @@ lexlink_status lexlink_extract_file(const lexlink_extractor* extractor, const ch
                                     lexlink_error** error) {
   clear(out);
   return guarded(error, [&]() -> lexlink_status {
-    if (extractor == nullptr) return null_argument(error, "extractor");
-    if (out == nullptr) return null_argument(error, "out");
     if (path == nullptr) return null_argument(error, "path");
-    if (options != nullptr && bad_struct(options->struct_size)) {
-      return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.struct_size is not set");
-    }
-    if (!valid_format(options)) {
-      return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.format is not a lexlink_format");
-    }
-    auto r = extractor->extractor.extract_file(path, document_options(options));
-    if (!r) return fail(error, r.error());
-    fill(out, std::move(*r));
-    return LEXLINK_OK;
+    return extract_into(extractor, options, out, error, [&](const lexlink::DocumentOptions& o) {
+      return extractor->extractor.extract_file(path, o);
+    });
   });
 }
 
@@ -338,9 +348,7 @@ lexlink_status lexlink_markup(const lexlink_extractor* extractor, const char* do
       return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.struct_size is not set");
     }
     const lexlink_markup_options o = options_or_defaults(options, &lexlink_markup_options_init);
-    if (!valid_format(&o.document)) {
-      return fail(error, LEXLINK_ERROR_INVALID_ARGUMENT, "options.format is not a lexlink_format");
-    }
+    if (lexlink_status s = check_document_options(&o.document, error); s != LEXLINK_OK) return s;
     lexlink::MarkupOptions mo;
     mo.document = document_options(&o.document);
     if (o.profile != nullptr) mo.profile = o.profile;
