@@ -94,6 +94,15 @@ std::optional<lexlink::Error> run_row(const std::vector<std::string_view>& row) 
   return std::nullopt;
 }
 
+// Every jurisdiction of the source tree's data folder.
+lexlink::Result<lexlink::Extractor> source_extractor() {
+  lexlink::ExtractorOptions o;
+  o.data_folder = data_path("");
+  auto x = lexlink::Extractor::load(o);
+  REQUIRE(x);
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("C++ API: every entry point refuses bad input with an error value", "[lexlink]") {
@@ -124,10 +133,7 @@ TEST_CASE("C++ API: every entry point refuses bad input with an error value", "[
 
 TEST_CASE("C++ API: extract_file gives the citations and offsets the CLI prints",
           "[lexlink][corpus]") {
-  lexlink::ExtractorOptions o;
-  o.data_folder = data_path("");
-  auto x = lexlink::Extractor::load(o);
-  REQUIRE(x);
+  auto x = source_extractor();
   std::size_t compared = 0;
   for (const auto& path : lexlink::test::corpus_texts()) {
     INFO(path.string());
@@ -159,10 +165,7 @@ TEST_CASE("C++ API: extract_file gives the citations and offsets the CLI prints"
 }
 
 TEST_CASE("C++ API: markup links citations and unmark gives the document back", "[lexlink]") {
-  lexlink::ExtractorOptions o;
-  o.data_folder = data_path("");
-  auto x = lexlink::Extractor::load(o);
-  REQUIRE(x);
+  auto x = source_extractor();
   std::size_t linked = 0;
   for (const auto& path : lexlink::test::corpus_texts()) {
     INFO(path.string());
@@ -183,10 +186,7 @@ TEST_CASE("C++ API: markup links citations and unmark gives the document back", 
 
 TEST_CASE("C++ API: one extractor, its copies and threads give the same citations",
           "[lexlink][threads]") {
-  lexlink::ExtractorOptions o;
-  o.data_folder = data_path("");
-  auto loaded = lexlink::Extractor::load(o);
-  REQUIRE(loaded);
+  auto loaded = source_extractor();
   const lexlink::Extractor x = *loaded;  // a copy shares the compiled grammars
   CHECK(x.jurisdictions() == loaded->jurisdictions());
   CHECK(x.jurisdictions() == lexlink::jurisdictions(data_path("")));
