@@ -10,6 +10,7 @@ PACKAGES=(
   libre2-dev libicu-dev libpugixml-dev libhyperscan-dev libuchardet-dev libzstd-dev zlib1g-dev libxxhash-dev libmimalloc-dev
   nlohmann-json3-dev catch2 libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
+  python3  # tests: tools/score.py agreement (tests/eval), JSON checks of the install test
 )
 if [ "${1:-}" = --bench ]; then
   command -v npm >/dev/null && command -v node >/dev/null || PACKAGES+=(npm)  # any npm will do
