@@ -314,14 +314,10 @@ struct Extractor::Engine {
   std::unique_ptr<ChainSetup> chain;    // how partition chains read (after `g` is in place)
   std::vector<std::string> rule_names;  // "grammar/rule", per rule
   int parts_capture_missing = 0;
-  // The settings read for every citation, looked up once (grammars/README.md).
+  // The settings read for every citation (grammar/settings.h), `g`'s, looked up once.
+  const grammar::Settings& settings() const { return g.settings(); }
   bool lines_are_blocks = false;  // line-break = paragraph
-  bool range_act = false;         // partition.range-act = yes
-  bool act_words = false;         // partition.act-words = yes
   bool title_unlinked = false;    // heading.title = unlinked
-  std::string separator;          // partition.separator (default "-")
-  std::map<std::string, std::string, std::less<>> separator_of;  // partition.separator.<jur>
-  std::set<std::string, std::less<>> complete_year;              // complete-year.<jur> = yes
   // Per rule with `complete: CLASS`: the class's works by their name without the date
   // ("urn:lex:br:federal:decreto.lei:;5452" -> "...:decreto.lei:1943-05-01;5452").
   std::vector<std::unordered_map<std::string, std::string>> dateless;
@@ -553,20 +549,10 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     engine->chain = std::make_unique<ChainSetup>(engine->g);
     for (const Rule& r : engine->g.rules())
       engine->rule_names.push_back(engine->g.name() + "/" + r.name);
-    engine->lines_are_blocks = engine->g.setting("line-break") == "paragraph";
+    const grammar::Settings& settings = engine->g.settings();
+    engine->lines_are_blocks = settings.line_break == grammar::Settings::LineBreak::kParagraph;
     x->any_lines_are_blocks_ = x->any_lines_are_blocks_ || engine->lines_are_blocks;
-    engine->range_act = engine->g.setting("partition.range-act") == "yes";
-    engine->act_words = engine->g.setting("partition.act-words") == "yes";
-    engine->title_unlinked = engine->g.setting("heading.title") == "unlinked";
-    engine->separator = engine->g.setting("partition.separator");
-    if (engine->separator.empty()) engine->separator = "-";
-    for (const auto& [key, value] : engine->g.settings()) {
-      if (key.rfind("partition.separator.", 0) == 0 && !value.empty()) {
-        engine->separator_of[key.substr(std::strlen("partition.separator."))] = value;
-      } else if (key.rfind("complete-year.", 0) == 0 && value == "yes") {
-        engine->complete_year.insert(key.substr(std::strlen("complete-year.")));
-      }
-    }
+    engine->title_unlinked = settings.heading_title == grammar::Settings::HeadingTitle::kUnlinked;
     // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
     // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
     // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
@@ -1506,8 +1492,10 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           continue;
         }
         const std::string& jurisdiction = parsed.jurisdiction;
-        const auto sit = e.separator_of.find(jurisdiction);
-        const std::string& sep = sit == e.separator_of.end() ? e.separator : sit->second;
+        const grammar::Settings& settings = e.settings();
+        const auto sit = settings.separator_of.find(jurisdiction);
+        const std::string& sep =
+            sit == settings.separator_of.end() ? settings.separator : sit->second;
         // Partitions.
         std::vector<Interpreter::PartitionItem>& items = st.items;
         items.clear();
@@ -1531,7 +1519,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           const bool range =
               std::any_of(items.begin(), items.end(),
                           [](const Interpreter::PartitionItem& i) { return i.in_range; });
-          if (range && e.range_act) {
+          if (range && settings.range_act) {
             std::uint32_t act_begin = match.end;
             caps.for_each([&](int cid, Span span) {
               if (cid != e.cap_parts && cid != e.cap_span && span.begin >= parts->end) {
@@ -1546,7 +1534,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
           }
           // `partition.act-words = yes`: the act is also cited on its own words (the capture
           // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
-          if (e.act_words) {
+          if (settings.act_words) {
             if (const Span* act_cap = caps.find(e.cap_act);
                 act_cap != nullptr && !act_cap->empty()) {
               Interpreter::PartitionItem act{std::string(), *act_cap};
@@ -1567,7 +1555,7 @@ Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Sessio
         // A year instead of a date makes a name partial, unless the jurisdiction's details are
         // year;number (`complete-year.<jur>`: uk "1985;67").
         const bool complete = !partial && !year_only &&
-                              (!parsed.year_only || e.complete_year.count(jurisdiction) > 0);
+                              (!parsed.year_only || settings.complete_year.count(jurisdiction) > 0);
         // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
         // right after its citation, with only punctuation between, is not a second citation.
         if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
-#include <sstream>
 
 namespace lexlink::extract {
 namespace {
@@ -289,6 +288,7 @@ struct Element {
 }  // namespace
 
 ChainSetup::ChainSetup(const grammar::Grammar& g) {
+  const grammar::Settings& settings = g.settings();
   part_cls = g.partitions_class();
   if (part_cls >= 0) {
     const auto& pc = g.lexicon().classes()[static_cast<std::size_t>(part_cls)];
@@ -338,32 +338,22 @@ ChainSetup::ChainSetup(const grammar::Grammar& g) {
       return std::nullopt;
     };
     // `partition.parens`: the level of a bracketed number and of a bracketed letter ("par pt").
-    const std::string& parens = g.setting("partition.parens");
-    const std::size_t sp = parens.find(' ');
-    paren_number = level_with_id(std::string_view(parens).substr(0, sp));
-    if (sp != std::string::npos)
-      paren_letter = level_with_id(std::string_view(parens).substr(sp + 1));
-    bare_roman = level_with_id(g.setting("partition.bare-roman"));
-    implicit = level_with_id(g.setting("partition.implicit"));
+    paren_number = level_with_id(settings.paren_number);
+    paren_letter = level_with_id(settings.paren_letter);
+    bare_roman = level_with_id(settings.bare_roman);
+    implicit = level_with_id(settings.implicit);
   }
-  brackets_path = g.setting("partition.brackets") == "path";
-  {
-    // `yes`: every level; else the ids of the levels that may stand without a value.
-    const std::string& bare = g.setting("partition.bare-level");
-    bare_level = !bare.empty() && bare != "no";
-    if (bare_level && bare != "yes") {
-      std::istringstream ids(bare);
-      for (std::string id; ids >> id;) bare_level_ids.push_back(id);
-    }
-  }
-  suffix_alnum = g.setting("partition.suffix") == "alnum";
-  suffix_letter_index = g.setting("partition.suffix") == "letter-index";
-  range_ends = g.setting("partition.range") == "ends";
-  range_first = g.setting("partition.range") == "first";
-  std::istringstream words(g.setting("partition.prefix"));
-  for (std::string w; words >> w;) prefixes.push_back(w);
-  value_separator = g.setting("partition.value-separator");
-  nested = g.setting("partition.nested");
+  brackets_path = settings.brackets == grammar::Settings::Brackets::kPath;
+  // `yes`: every level; else the ids of the levels that may stand without a value.
+  bare_level = settings.bare_level != grammar::Settings::BareLevel::kNo;
+  bare_level_ids = settings.bare_level_ids;
+  suffix_alnum = settings.suffix == grammar::Settings::Suffix::kAlnum;
+  suffix_letter_index = settings.suffix == grammar::Settings::Suffix::kLetterIndex;
+  range_ends = settings.range == grammar::Settings::Range::kEnds;
+  range_first = settings.range == grammar::Settings::Range::kFirst;
+  prefixes = settings.prefixes;
+  value_separator = settings.value_separator;
+  nested = settings.nested;
   // Attribute columns: the interpreters' own (kMonth ...), then the templates'.
   attributes_ = {"month", "role", "ordinal", "latin"};
   auto add_attributes = [&](const grammar::TemplatePart& part) {

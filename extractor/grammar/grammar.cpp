@@ -47,12 +47,6 @@ bool Grammar::is_roman(std::string_view s) {
   return i == s.size();
 }
 
-const std::string& Grammar::setting(std::string_view key) const {
-  static const std::string kEmpty;
-  auto it = settings_.find(key);
-  return it == settings_.end() ? kEmpty : it->second;
-}
-
 namespace {
 
 // The symbol of a token that is not a grammar literal: its shape (digits, letters, capitals).
@@ -110,15 +104,6 @@ constexpr const char* kBuiltins[] = {"NUM", "NUM1",  "NUM2",   "NUM3",   "NUM4",
                                      "DAY", "YEAR",  "WORD",   "LETTER", "ROMAN", "PUNCT",
                                      "ANY", "TITLE", "PLURAL", "SUFFIX"};
 constexpr const char* kInterpreters[] = {"date", "year", "number", "digits", "roman", "text"};
-constexpr const char* kSettings[] = {"partition.separator",  "partition.value-separator",
-                                     "partition.suffix",     "partition.parens",
-                                     "partition.bare-roman", "partition.range-act",
-                                     "partition.brackets",   "partition.bare-level",
-                                     "partition.act-words",  "line-break",
-                                     "partition.implicit",   "partition.range",
-                                     "partition.prefix",     "heading.title",
-                                     "partition.nested"};
-
 bool is_builtin(std::string_view name) {
   for (const char* b : kBuiltins) {
     if (name == b) return true;
@@ -423,6 +408,7 @@ class Loader {
       if (Status s = read_grammar_file(f.string(), display); !s) return s.error();
     }
     if (Status s = finish_rule(); !s) return s.error();
+    if (Status s = finish_settings(); !s) return s.error();
     if (Status s = compile(); !s) return s.error();
     g_.data_hash_ = hash_;
     return std::move(g_);
@@ -542,19 +528,9 @@ class Loader {
     if (keyword == "set") {
       const std::size_t eq = rest.find(" = ");
       if (eq == std::string::npos) return error_at(rest_at, "expected 'set KEY = VALUE'");
-      const std::string key = rest.substr(0, eq);
-      bool known = (key.rfind("partition.separator.", 0) == 0 && key.size() > 20) ||
-                   (key.rfind("complete-year.", 0) == 0 && key.size() > 14);
-      for (const char* k : kSettings) known = known || key == k;
-      if (!known) {
-        std::string list;
-        for (const char* k : kSettings) list += std::string(list.empty() ? "" : ", ") + k;
-        return error_at(rest_at, "unknown setting '" + key + "' (known: " + list + ")");
-      }
-      std::string value = rest.substr(eq + 3);
-      if (value == "\"\"") value.clear();
-      g_.settings_[key] = value;
-      return Status::Ok();
+      const Location value_at{here.file, here.line, static_cast<std::uint32_t>(rest_col + eq + 3)};
+      return settings_.read(std::string_view(rest).substr(0, eq),
+                            std::string_view(rest).substr(eq + 3), rest_at, value_at);
     }
     if (keyword == "define") {
       const std::size_t eq = rest.find(" = ");
@@ -1250,8 +1226,23 @@ class Loader {
     return Status::Ok();
   }
 
+  // The settings name levels of the partitions class, which may be declared after them.
+  Status finish_settings() {
+    std::vector<std::string> ids;
+    const bool has_partitions = g_.partitions_class_ >= 0;
+    if (has_partitions) {
+      const auto& c = g_.lexicon_.classes()[static_cast<std::size_t>(g_.partitions_class_)];
+      const auto col = static_cast<std::size_t>(c.column("id"));
+      for (const auto& row : c.rows) ids.push_back(col < row.size() ? row[col] : std::string());
+    }
+    if (Status s = settings_.finish(ids, has_partitions); !s) return s;
+    g_.settings_ = settings_.settings();
+    return Status::Ok();
+  }
+
   std::string data_dir_;
   Grammar g_;
+  SettingsReader settings_;
   std::map<std::string, Pattern> macros_;
   bool in_rule_ = false;
   Rule rule_;

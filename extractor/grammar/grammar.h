@@ -16,16 +16,12 @@
 
 #include "common/status.h"
 #include "common/string_table.h"
+#include "grammar/location.h"
+#include "grammar/settings.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/tokenizer.h"
 
 namespace lexlink::grammar {
-
-struct Location {
-  std::string file;
-  std::uint32_t line = 0;
-  std::uint32_t col = 0;
-};
 
 // A pattern element (see grammars/README.md, "Patterns").
 struct Pattern {
@@ -154,9 +150,8 @@ class Grammar {
   int window_back() const { return window_back_; }
   int window_forward() const { return window_forward_; }
   int partitions_class() const { return partitions_class_; }
-  const std::string& setting(std::string_view key) const;
-  // Every `set` of the grammar, by key (for keys with a variable part: "complete-year.uk").
-  const std::map<std::string, std::string, std::less<>>& settings() const { return settings_; }
+  // The `set` lines of the grammar, checked and typed (grammar/settings.h).
+  const Settings& settings() const { return settings_; }
   // Every file the grammar was loaded from, with its content hash (for caches).
   const std::vector<std::string>& files() const { return files_; }
   std::uint64_t data_hash() const { return data_hash_; }
@@ -230,7 +225,7 @@ class Grammar {
   int window_back_ = 256;
   int window_forward_ = 384;
   int partitions_class_ = -1;
-  std::map<std::string, std::string, std::less<>> settings_;
+  Settings settings_;
   std::vector<std::uint8_t> class_symbol_;
   std::vector<std::uint8_t> plural_row_;  // by row of the partitions class: 1 when it has its
                                           // own symbol (plural_symbol_)
