@@ -4,7 +4,9 @@
 # `perf stat -e instructions`; callgrind counts do not move with the load). The input is the
 # mix of bench/batch_markup.sh, each source once: the Italian and Portuguese texts as text and as
 # HTML (one <p> per line), the UK CLML and ZA Akoma Ntoso XML. Counted: the inclusive cost of
-# MarkupBatch::run_file (everything done for the files, start-up and the main thread left out).
+# document::MarkupJob::run (the per-document pipeline: view, extraction, rewrite; start-up, the
+# main thread and opening and naming the files are left out: MarkupBatch::run_file, which the
+# script counted until the document pipeline came, is inlined and showed 0).
 # Kernel work (file creation) is not counted: time it with bench/batch_markup.sh.
 # Usage: bench/batch_callgrind.sh [LEXLINK_BINARY] (default build/lexlink); needs valgrind.
 set -euo pipefail
@@ -25,10 +27,10 @@ for part in all html; do
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$part" "$bin" markup --jobs 1 \
     --progress none --out-dir "$tmp/out.$part" "$dir" > /dev/null 2> "$tmp/log"
   ir=$(callgrind_annotate --inclusive=yes "$tmp/cg.$part" 2>/dev/null |
-       awk '/MarkupBatch::run_file/ && !n { gsub(",", "", $1); print $1; n = 1 }')
+       awk '/lexlink::document::MarkupJob::run\(/ && !n { gsub(",", "", $1); print $1; n = 1 }')
   bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
   files=$(find "$dir" -type f | wc -l)
   awk -v ir="$ir" -v b="$bytes" -v f="$files" -v p="$part" 'BEGIN {
-    printf "%-4s: %d files, %d bytes, %d instructions in run_file: %.1f instructions/byte, %.0f per file\n",
+    printf "%-4s: %d files, %d bytes, %d instructions in MarkupJob::run: %.1f instructions/byte, %.0f per file\n",
            p, f, b, ir, ir / b, ir / f }'
 done
