@@ -15,6 +15,8 @@
 #   lexicon_load_fuzz   lexicons/*/*.tsv
 #   citations_file_fuzz tests/data/rewrite/citations_files/*.jsonl
 #   extract_fuzz        tests/fuzz/seeds/extract_fuzz/ only (paragraphs of corpora/*/text)
+#   stream_request_fuzz the lines of tests/data/document/stream-requests.tsv
+#   c_api_fuzz          extract_fuzz's seeds behind two option bytes (see c_api_fuzz.cpp)
 # and given tests/fuzz/dicts/<target>.dict when there is one. Inputs it finds stay in
 # build-fuzz/corpus/<target>/ and seed the next run (a long run keeps growing the same corpus);
 # a failure leaves its input as build-fuzz/crash-*, leak-* or timeout-* (replay:
@@ -27,7 +29,7 @@ only=()
 for arg in "$@"; do
   case "$arg" in
     --long) long=1 ;;
-    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $arg" >&2; exit 2 ;;
     *) only+=("$arg") ;;
   esac
@@ -87,6 +89,20 @@ gather_seeds() {
       for f in lexicons/*/*.tsv; do cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"; done
       ;;
     citations_file_fuzz) cp tests/data/rewrite/citations_files/*.jsonl "$dir"/ ;;
+    stream_request_fuzz)
+      # One record per file: the lines of the stream records table.
+      grep -v '^#' tests/data/document/stream-requests.tsv | tail -n +2 | cut -f1 |
+        awk -v dir="$dir" '{ f = sprintf("%s/record-%03d", dir, NR); printf "%s", $0 > f; close(f) }'
+      ;;
+    c_api_fuzz)
+      # The extractor's seeds (corpus paragraphs) behind two option bytes: defaults; HTML,
+      # utf-8, resolver links with '#'; auto, the 256-byte limit, the URN functions.
+      for f in tests/fuzz/seeds/extract_fuzz/*; do
+        { printf '\000\000'; tail -c +2 "$f"; } >"$dir/plain-$(basename "$f")"
+        { printf '\012\050'; tail -c +2 "$f"; } >"$dir/html-$(basename "$f")"
+        { printf '\200\200'; tail -c +2 "$f" | head -c 300; } >"$dir/small-$(basename "$f")"
+      done
+      ;;
   esac
 }
 

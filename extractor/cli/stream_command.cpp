@@ -24,14 +24,11 @@
 #include "document/markup_job.h"
 #include "document/options.h"
 #include "document/reader.h"
+#include "document/stream_request.h"
 #include "text/view_builder.h"
-#include "urn/profiles.h"
-#include "urn/urn.h"
 
 namespace lexlink::cli {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 constexpr const char* kStreamUsage =
     "usage: lexlink stream [OPTIONS] < IN.jsonl > OUT.jsonl\n"
@@ -53,12 +50,8 @@ constexpr const char* kStreamUsage =
     "  --progress auto|bar|json|none, --stats FILE  as markup\n";
 
 struct Record {
-  std::uint64_t line = 0;
-  json id;
-  std::string content;
-  std::string error;  // set when the line could not be read: the result is an error record
+  document::StreamRequest request;
   text::ViewOptions view;
-  std::string self;
   std::shared_ptr<const extract::Extractor> extractor;
 };
 
@@ -69,23 +62,19 @@ struct Output {
   std::uint64_t citations = 0;
 };
 
-std::string id_json(const json& id) {
-  return id.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+// What the command line set: the defaults of every record and how answers are written.
+struct Setup {
+  BatchOptions batch;
+  OffsetFields offsets;
+  text::ViewOptions default_view;
+  rewrite::RewriteOptions rewrite_options;
+  LinkSetup link;  // keeps what rewrite_options.link points to
+  bool no_content = false;
+};
 
-// Whether reading the next line would wait: nothing is left in std::cin's buffer and standard
-// input has nothing to read yet (an editor or a service that sends a record and waits for its
-// answer before the next). A file or a busy pipe always has more.
-bool input_would_wait() {
-  if (std::cin.rdbuf()->in_avail() > 0) return false;
-  pollfd p{STDIN_FILENO, POLLIN, 0};
-  return poll(&p, 1, 0) == 0;
-}
-
-}  // namespace
-
-int stream_command(const Context& context, const std::vector<std::string>& argv) {
-  Args args;
+// Reads the options; 0 when the run can go on, else the exit status (usage printed).
+int read_setup(const Context& context, const std::vector<std::string>& argv, Args& args,
+               Setup& setup) {
   args.flag("help").flag("no-content");
   declare_extractor_options(args);
   declare_batch_options(args);
@@ -101,97 +90,157 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   }
   if (args.has("help")) {
     std::fputs(usage_text(context, kStreamUsage).c_str(), stdout);
-    return 0;
+    return -1;
   }
-  BatchOptions options;
-  if (!read_batch_options("stream", args, options)) return 2;
-  OffsetFields offsets;
-  if (!read_offsets("stream", args.get("offsets"), offsets)) return 2;
-  text::ViewOptions default_view;
-  if (!read_document_options("stream", args, default_view)) return 2;
-  rewrite::RewriteOptions rewrite_options;
+  if (!read_batch_options("stream", args, setup.batch) ||
+      !read_offsets("stream", args.get("offsets"), setup.offsets) ||
+      !read_document_options("stream", args, setup.default_view)) {
+    return 2;
+  }
   if (args.get("profile") != "auto") {
     auto p = rewrite::parse_profile(args.get("profile"));
     if (!p) {
       std::fprintf(stderr, "lexlink stream: %s\n", p.error().message.c_str());
       return 2;
     }
-    rewrite_options.profile = *p;
+    setup.rewrite_options.profile = *p;
   }
-  LinkSetup link;
-  if (!read_link_options("stream", context, args, link)) return 2;
-  rewrite_options.link = link.link;
-  // Extractors by jurisdiction, loaded when a record first asks for one.
-  std::map<std::string, std::shared_ptr<const extract::Extractor>> extractors;
-  const std::string default_jurisdiction = args.get("jurisdiction");
-  {
-    auto x = load_extractor("stream", context, args);
-    if (!x) return 2;
-    extractors[default_jurisdiction] = std::move(x);
-  }
-  const bool no_content = args.has("no-content");
+  if (!read_link_options("stream", context, args, setup.link)) return 2;
+  setup.rewrite_options.link = setup.link.link;
+  setup.no_content = args.has("no-content");
+  return 0;
+}
 
-  auto work = [&](Record& rec, std::size_t) -> Output {
-    Output out;
-    out.line = "{\"id\":" + id_json(rec.id);
-    auto fail = [&](const std::string& why) {
-      out.failed = true;
-      out.line = "{\"id\":" + id_json(rec.id) + ",\"error\":";
-      append_json_string(out.line, why);
-      out.line += "}\n";
-      return out;
-    };
-    if (!rec.error.empty()) return fail(rec.error);
-    try {
-      out.bytes = rec.content.size();
-      std::vector<extract::Citation> citations;
-      // The record's content as a document (its size was checked when it was read; a JSON
-      // string is text: no binary check).
-      document::ReadOptions read_options;
-      read_options.refuse_binary = false;
-      document::DocumentReader reader(read_options);
-      reader.open_buffer(rec.content);
-      if (no_content) {
-        // Citations only: the extractor over the document's view, chunk by chunk as markup
-        // reads it, and no rewriter (nothing would be written).
-        Status s = document::DocumentExtractor(rec.extractor, rec.view)
-                       .run(reader, rec.self, [&](std::vector<extract::Citation>& chunk) {
-                         citations.insert(citations.end(), chunk.begin(), chunk.end());
-                         return Status::Ok();
-                       });
-        if (!s) return fail(s.error().to_string());
-      } else {
-        std::string marked;
-        document::ExtractorSource source(rec.extractor, rec.self);
-        source.keep_citations(&citations);
-        io::StringSink sink(marked);
-        const document::MarkupJob job(rec.view, rewrite_options, rec.extractor.get());
-        Status s = job.run(
-            reader, source, sink,
-            [](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
-              outcomes.clear();
-              warnings.clear();
-              return Status::Ok();
-            });
-        if (!s) return fail(s.error().to_string());
-        out.line += ",\"content\":";
-        append_json_string(out.line, marked);
-      }
-      out.line += ",\"citations\":[";
-      for (std::size_t i = 0; i < citations.size(); ++i) {
-        if (i > 0) out.line += ',';
-        append_citation_json(out.line, citations[i], offsets);
-      }
-      out.line += "]}\n";
-      out.citations = citations.size();
-    } catch (const std::exception& e) {
-      return fail(std::string("failed: ") + e.what());
+// The extractors by jurisdiction, each loaded when a record first asks for it (a grammar that
+// fails to load is remembered as null, and each record asking for it fails).
+class Extractors {
+ public:
+  Extractors(const Context& context, const Args& args) : context_(context), args_(args) {}
+
+  std::shared_ptr<const extract::Extractor> get(const std::string& jurisdiction) {
+    auto x = loaded_.find(jurisdiction);
+    if (x == loaded_.end()) {
+      Args one;
+      declare_extractor_options(one);
+      (void)one.parse({"--jurisdiction", jurisdiction, "--engine", args_.get("engine"), "--cache",
+                       args_.get("cache")});
+      x = loaded_.emplace(jurisdiction, load_extractor("stream", context_, one)).first;
     }
+    return x->second;
+  }
+
+ private:
+  const Context& context_;
+  const Args& args_;
+  std::map<std::string, std::shared_ptr<const extract::Extractor>> loaded_;
+};
+
+// The record of line `line_no`, with its defaults filled in and its extractor; a record that
+// cannot be answered is told on stderr and keeps its error.
+Record read_record(const std::string& line, std::uint64_t line_no, const Setup& setup,
+                   const std::string& default_jurisdiction, Extractors& extractors) {
+  Record rec;
+  rec.request = document::read_stream_request(line, setup.batch.max_size);
+  rec.view = setup.default_view;
+  document::StreamRequest& r = rec.request;
+  if (r.error.rfind("too large: ", 0) == 0) r.error += " (--max-size)";
+  if (r.error.empty()) {
+    if (r.format) rec.view.format = *r.format;
+    if (r.jurisdiction.empty()) r.jurisdiction = default_jurisdiction;
+    rec.extractor = extractors.get(r.jurisdiction);
+    if (!rec.extractor) r.error = "cannot load the grammar '" + r.jurisdiction + "'";
+  }
+  if (!r.error.empty()) {
+    r.error = "line " + std::to_string(line_no) + ": " + r.error;
+    std::fprintf(stderr, "lexlink stream: %s\n", r.error.c_str());
+  }
+  return rec;
+}
+
+// The citations of a record (and its marked-up content, unless no_content), as its answer line.
+Output answer(Record& rec, const Setup& setup) {
+  const document::StreamRequest& r = rec.request;
+  Output out;
+  out.line = "{\"id\":" + r.id_json;
+  auto fail = [&](const std::string& why) {
+    out.failed = true;
+    out.line = "{\"id\":" + r.id_json + ",\"error\":";
+    append_json_string(out.line, why);
+    out.line += "}\n";
     return out;
   };
+  if (!r.error.empty()) return fail(r.error);
+  try {
+    out.bytes = r.content.size();
+    std::vector<extract::Citation> citations;
+    // The record's content as a document (its size was checked when it was read; a JSON
+    // string is text: no binary check).
+    document::ReadOptions read_options;
+    read_options.refuse_binary = false;
+    document::DocumentReader reader(read_options);
+    reader.open_buffer(r.content);
+    if (setup.no_content) {
+      // Citations only: the extractor over the document's view, chunk by chunk as markup
+      // reads it, and no rewriter (nothing would be written).
+      Status s = document::DocumentExtractor(rec.extractor, rec.view)
+                     .run(reader, r.self, [&](std::vector<extract::Citation>& chunk) {
+                       citations.insert(citations.end(), chunk.begin(), chunk.end());
+                       return Status::Ok();
+                     });
+      if (!s) return fail(s.error().to_string());
+    } else {
+      std::string marked;
+      document::ExtractorSource source(rec.extractor, r.self);
+      source.keep_citations(&citations);
+      io::StringSink sink(marked);
+      const document::MarkupJob job(rec.view, setup.rewrite_options, rec.extractor.get());
+      Status s =
+          job.run(reader, source, sink,
+                  [](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
+                    outcomes.clear();
+                    warnings.clear();
+                    return Status::Ok();
+                  });
+      if (!s) return fail(s.error().to_string());
+      out.line += ",\"content\":";
+      append_json_string(out.line, marked);
+    }
+    out.line += ",\"citations\":[";
+    for (std::size_t i = 0; i < citations.size(); ++i) {
+      if (i > 0) out.line += ',';
+      append_citation_json(out.line, citations[i], setup.offsets);
+    }
+    out.line += "]}\n";
+    out.citations = citations.size();
+  } catch (const std::exception& e) {
+    return fail(std::string("failed: ") + e.what());
+  }
+  return out;
+}
 
-  batch::OrderedPool<Record, Output> pool(options.jobs, 2 * options.jobs + 2, work);
-  Progress progress("stream", options.progress, 0, options.jobs);
+// Whether reading the next line would wait: nothing is left in std::cin's buffer and standard
+// input has nothing to read yet (an editor or a service that sends a record and waits for its
+// answer before the next). A file or a busy pipe always has more.
+bool input_would_wait() {
+  if (std::cin.rdbuf()->in_avail() > 0) return false;
+  pollfd p{STDIN_FILENO, POLLIN, 0};
+  return poll(&p, 1, 0) == 0;
+}
+
+}  // namespace
+
+int stream_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
+  Setup setup;
+  if (const int rc = read_setup(context, argv, args, setup); rc != 0) return rc < 0 ? 0 : rc;
+  const std::string default_jurisdiction = args.get("jurisdiction");
+  Extractors extractors(context, args);
+  if (!extractors.get(default_jurisdiction)) return 2;  // load_extractor said why
+
+  const std::size_t jobs = setup.batch.jobs;
+  batch::OrderedPool<Record, Output> pool(
+      jobs, 2 * jobs + 2, [&](Record& rec, std::size_t) { return answer(rec, setup); });
+  Progress progress("stream", setup.batch.progress, 0, jobs);
   int status = 0;
   auto write = [&](Output o) {
     std::fwrite(o.line.data(), 1, o.line.size(), stdout);
@@ -218,76 +267,8 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    Record rec;
-    rec.line = line_no;
-    rec.view = default_view;
-    try {
-      json j = json::parse(line);
-      if (!j.is_object()) throw std::runtime_error("not a JSON object");
-      if (auto it = j.find("id"); it != j.end()) rec.id = std::move(*it);
-      auto text_field = [&](const char* name, std::string& out) {
-        auto it = j.find(name);
-        if (it == j.end() || it->is_null()) return true;
-        if (!it->is_string()) return false;
-        out = it->get<std::string>();
-        return true;
-      };
-      std::string format, jurisdiction;
-      if (j.find("content") == j.end() || !j["content"].is_string()) {
-        rec.error = "\"content\" (a string) is required";
-      } else if (!text_field("format", format) || !text_field("jurisdiction", jurisdiction) ||
-                 !text_field("self", rec.self)) {
-        rec.error = "\"format\", \"jurisdiction\" and \"self\" are strings";
-      } else {
-        rec.content = j["content"].get<std::string>();
-        if (!format.empty()) {
-          auto f = document::parse_format(format);
-          if (f) {
-            rec.view.format = *f;
-          } else {
-            rec.error = f.error().message;
-          }
-        }
-        if (options.max_size != 0 && rec.content.size() > options.max_size) {
-          rec.error = "too large: " + std::to_string(rec.content.size()) +
-                      " bytes, over --max-size " + std::to_string(options.max_size);
-          rec.content.clear();
-        }
-        if (jurisdiction.empty()) jurisdiction = default_jurisdiction;
-        auto x = extractors.find(jurisdiction);
-        if (x == extractors.end() && rec.error.empty()) {
-          Args one;
-          declare_extractor_options(one);
-          (void)one.parse({"--jurisdiction", jurisdiction, "--engine", args.get("engine"),
-                           "--cache", args.get("cache")});
-          auto loaded = load_extractor("stream", context, one);
-          x = extractors.emplace(jurisdiction, std::move(loaded)).first;
-        }
-        if (rec.error.empty()) {
-          rec.extractor = x->second;
-          if (!rec.extractor) rec.error = "cannot load the grammar '" + jurisdiction + "'";
-        }
-      }
-    } catch (const std::exception& e) {
-      rec.error = "line " + std::to_string(line_no) + ": not a JSON record: " + e.what();
-    }
-    if (!rec.self.empty()) {
-      // Checked like --self; a bad one is the record's error.
-      urn::ParseOptions po;
-      po.allow_unnumbered = true;
-      urn::ParseError e;
-      if (!urn::validate(rec.self, po, &e)) rec.error = "self: " + e.message;
-    }
-    if (!rec.error.empty()) {
-      if (rec.error.rfind("line ", 0) == 0) {  // it names its line already
-        std::fprintf(stderr, "lexlink stream: %s\n", rec.error.c_str());
-      } else {
-        std::fprintf(stderr, "lexlink stream: line %llu: %s\n",
-                     static_cast<unsigned long long>(line_no), rec.error.c_str());
-      }
-    }
     while (pool.full()) write(pool.pop());
-    pool.submit(std::move(rec));
+    pool.submit(read_record(line, line_no, setup, default_jurisdiction, extractors));
     bool wrote = false;
     while (pool.ready()) {
       write(pool.pop());
@@ -297,7 +278,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   }
   while (!pool.empty()) write(pool.pop());
   std::fflush(stdout);
-  if (!progress.finish(options.stats)) status = 1;
+  if (!progress.finish(setup.batch.stats)) status = 1;
   if (const int sig = stop_signal(); sig != 0) {
     std::fprintf(stderr, "lexlink stream: stopped by signal %d after %llu lines\n", sig,
                  static_cast<unsigned long long>(line_no));

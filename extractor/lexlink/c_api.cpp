@@ -196,6 +196,7 @@ void fill(lexlink_citations* out, std::vector<lexlink::Citation>&& citations) {
     item.utf16_start = c.utf16.begin;
     item.utf16_end = c.utf16.end;
     item.text = c.text.c_str();
+    item.text_length = c.text.size();
     item.urn = c.urn.c_str();
     item.work = c.work.c_str();
     item.jurisdiction = c.jurisdiction.c_str();

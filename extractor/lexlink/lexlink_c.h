@@ -129,7 +129,8 @@ typedef struct lexlink_citation {
   uint64_t byte_start, byte_end;   /* in the document's bytes as given: [start, end) */
   uint64_t cp_start, cp_end;       /* in Unicode code points */
   uint64_t utf16_start, utf16_end; /* in UTF-16 code units */
-  const char* text;                /* the cited text, as read */
+  const char* text;                /* the cited text, as read (NUL-terminated) */
+  size_t text_length;              /* its bytes (it holds NUL bytes where the document does) */
   const char* urn;                 /* the act, plus "~partition" when a partition is cited */
   const char* work;                /* the act */
   const char* jurisdiction;        /* "it", "eu", ... */

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_data.h"
+#include "io/sink.h"
 #include "rewrite/citations_file.h"
 #include "rewrite/document.h"
 #include "rewrite/unmark.h"
@@ -66,7 +67,7 @@ std::vector<std::string> markup(const Document& doc, rewrite::CitationsFile& sou
   view.format = doc.format;
   view.chunk_bytes = 64;
   std::string out;
-  rewrite::StringSink sink(out);
+  io::StringSink sink(out);
   std::vector<std::string> answers;
   const std::size_t expected = source.size();
   {

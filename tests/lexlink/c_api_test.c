@@ -319,6 +319,8 @@ static void test_citations(lexlink_extractor* x) {
           i, (unsigned long long)c->cp_start, (unsigned long long)c->cp_end,
           (unsigned long long)cp0, (unsigned long long)cp1, (unsigned long long)c->utf16_start,
           (unsigned long long)c->utf16_end, (unsigned long long)u0, (unsigned long long)u1);
+    CHECK(c->text_length == strlen(c->text) && c->text_length > 0, "citation %zu: text_length",
+          i);
     const lexlink_citation* f = &from_file.items[i];
     CHECK(i < from_file.count && strcmp(f->urn, c->urn) == 0 && f->byte_start == c->byte_start &&
               f->utf16_end == c->utf16_end,
@@ -335,6 +337,28 @@ static void test_citations(lexlink_extractor* x) {
   CHECK(from_buffer.count == 0 && from_buffer.items == NULL, "citations_free leaves items");
   lexlink_citations_free(&from_buffer); /* twice is harmless */
   free(text);
+}
+
+/* A NUL byte inside a citation (the US form "July 30, 1947, <NUL>ch. 392" that c_api_fuzz
+ * found): the text holds it, and text_length counts past it. */
+static void test_nul_in_citation(lexlink_extractor* x) {
+  static const char doc[] = "(July 30, 1947, \0ch. 392, 61 Stat. 670.)\n";
+  lexlink_citations cites;
+  lexlink_error* err = NULL;
+  CHECK(lexlink_extract(x, doc, sizeof doc - 1, NULL, &cites, &err) == LEXLINK_OK, "extract: %s",
+        lexlink_error_message(err));
+  int found = 0;
+  for (size_t i = 0; i < cites.count; ++i) {
+    const lexlink_citation* c = &cites.items[i];
+    if (c->byte_start < 16 && c->byte_end > 16) {
+      found = 1;
+      CHECK(c->text_length > strlen(c->text) && c->text[c->text_length] == '\0',
+            "a NUL inside: text_length %zu, strlen %zu", c->text_length, strlen(c->text));
+    }
+  }
+  CHECK(found, "no citation over the NUL byte (%zu citations)", cites.count);
+  lexlink_citations_free(&cites);
+  lexlink_error_free(err);
 }
 
 static void test_markup_and_unmark(lexlink_extractor* x) {
@@ -455,6 +479,7 @@ int main(int argc, char** argv) {
   test_bad_input_table();
   lexlink_extractor* x = open_default();
   test_citations(x);
+  test_nul_in_citation(x);
   test_markup_and_unmark(x);
   test_urn_toolkit();
   test_threads(x);

@@ -1,0 +1,79 @@
+#include "document/stream_request.h"
+
+#include <exception>
+#include <nlohmann/json.hpp>
+
+#include "document/options.h"
+#include "urn/urn.h"
+
+namespace lexlink::document {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A string field: absent or null leaves `out` as it is; false when the field is not a string.
+bool string_field(const json& j, const char* name, std::string& out) {
+  const auto it = j.find(name);
+  if (it == j.end() || it->is_null()) return true;
+  if (!it->is_string()) return false;
+  out = it->get<std::string>();
+  return true;
+}
+
+// The fields of a record that is a JSON object; the first error found, or "".
+std::string read_fields(json& j, std::uint64_t max_content_bytes, StreamRequest& r) {
+  const auto content = j.find("content");
+  if (content == j.end() || !content->is_string()) return "\"content\" (a string) is required";
+  std::string format;
+  if (!string_field(j, "format", format) || !string_field(j, "jurisdiction", r.jurisdiction) ||
+      !string_field(j, "self", r.self)) {
+    return "\"format\", \"jurisdiction\" and \"self\" are strings";
+  }
+  const std::size_t size = content->get_ref<const std::string&>().size();
+  if (max_content_bytes != 0 && size > max_content_bytes) {
+    return "too large: " + std::to_string(size) + " bytes, over the limit of " +
+           std::to_string(max_content_bytes);
+  }
+  r.content = std::move(content->get_ref<std::string&>());
+  if (!format.empty()) {
+    auto f = parse_format(format);
+    if (!f) return f.error().message;
+    r.format = *f;
+  }
+  if (!r.self.empty()) {
+    // Checked like --self.
+    urn::ParseOptions po;
+    po.allow_unnumbered = true;
+    urn::ParseError e;
+    if (!urn::validate(r.self, po, &e)) return "self: " + e.message;
+  }
+  return {};
+}
+
+}  // namespace
+
+StreamRequest read_stream_request(std::string_view line, std::uint64_t max_content_bytes) {
+  StreamRequest r;
+  try {
+    json j = json::parse(line);
+    if (!j.is_object()) {
+      r.error = "not a JSON record: not a JSON object";
+      return r;
+    }
+    if (const auto it = j.find("id"); it != j.end()) {
+      r.id_json = it->dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    r.error = read_fields(j, max_content_bytes, r);
+  } catch (const std::exception& e) {
+    r.error = std::string("not a JSON record: ") + e.what();
+  }
+  if (!r.error.empty()) {
+    const std::string id = std::move(r.id_json), error = std::move(r.error);
+    r = StreamRequest{};
+    r.id_json = id;
+    r.error = error;
+  }
+  return r;
+}
+
+}  // namespace lexlink::document
