@@ -10,6 +10,8 @@ namespace lexlink::text {
 
 namespace {
 
+// The element classes of each XML vocabulary the views know. long-function: a table, one name
+// per line as clang-format lays it out, read top to bottom; splitting it would only scatter it.
 std::vector<XmlProfile> make_profiles() {
   std::vector<XmlProfile> p;
   // Akoma Ntoso 2.0 / 3.0 (OASIS LegalDocML): the inline and marker elements of its schema.
