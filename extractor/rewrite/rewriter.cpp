@@ -525,7 +525,9 @@ struct Rewriter::Impl {
 
   // ---- planning one citation -------------------------------------------------------------
 
-  // Plans the links of a mapped request; fills `o` and adds insertions when it links.
+  // Plans the links of a mapped request; fills `o` and adds insertions when it links: one link
+  // over the whole span (widened over the inline tags that balance it) when its markup allows,
+  // else one link per run of text between tags.
   void plan(const Mapped& m, Outcome& o) {
     const std::uint64_t tb = m.tb;
     const std::uint64_t te = m.te;
@@ -533,66 +535,100 @@ struct Rewriter::Impl {
     const std::size_t ib = piece_at(tb);
     const std::size_t ie = piece_at(te - 1);
     const auto p = pieces();
-    const std::uint64_t ob = orig_at(p[ib], tb);
-    const std::uint64_t oe = orig_at(p[ie], te);
-    o.original = Span{ob, oe};
+    const Span orig{orig_at(p[ib], tb), orig_at(p[ie], te)};
+    o.original = orig;
     const bool details = options.outcome_details;
     if (details) o.text = std::string(v->text_at(tb, te));
-    auto no = [&](Reason r, std::string detail) {
-      o.linked = false;
-      o.reason = r;
-      o.detail = std::move(detail);
-    };
+    std::string note;
+    if (!linkable(m, ib, ie, orig, o, note)) return;
+    if (details) o.href = href_buf;
+    bool whole = true;
+    Span wide = orig;
+    if (!scan_tags(orig, o, whole, wide)) return;
+    std::uint64_t last_link_end = 0;  // where the last link inserted for it ends
+    if (whole) {
+      insertions.add(wide.begin, open_buf);
+      insertions.add(wide.end, markup->close());
+      if (details) o.links.push_back(wide);
+      last_link_end = wide.end;
+    } else if (!link_runs(ib, ie, tb, te, o, last_link_end)) {
+      return;
+    }
+    o.linked = true;
+    o.reason = Reason::kLinked;
+    o.detail = std::move(note);
+    last_text_end = te;
+    last_raw_text_end = m.raw_te;
+    last_orig_end = last_link_end;
+  }
+
+  // Marks `o` not linked, for `r`; false.
+  static bool refuse_link(Outcome& o, Reason r, std::string detail) {
+    o.linked = false;
+    o.reason = r;
+    o.detail = std::move(detail);
+    return false;
+  }
+
+  // Whether the citation can be linked at all (its pieces, what blocks or precedes it, its
+  // length, its name, its href and open tag, left in href_buf and open_buf); else false with
+  // `o` saying why. `note` receives what the href's making has to say.
+  bool linkable(const Mapped& m, std::size_t ib, std::size_t ie, Span orig, Outcome& o,
+                std::string& note) {
+    const auto p = pieces();
     for (std::size_t i = ib; i <= ie; ++i) {
       if (p[i].kind == PieceKind::kSynthetic) {
-        return no(Reason::kBlockBreak, "it runs across a block boundary");
+        return refuse_link(o, Reason::kBlockBreak, "it runs across a block boundary");
       }
     }
-    if (const Blocked* z = blocked_by(tb, te)) return no(z->reason, z->what);
-    if (tb < last_text_end || ob < last_orig_end) {
+    if (const Blocked* z = blocked_by(m.tb, m.te)) return refuse_link(o, z->reason, z->what);
+    if (m.tb < last_text_end || orig.begin < last_orig_end) {
       if (m.snapped && m.raw_tb >= last_raw_text_end) {
-        return no(Reason::kInsideAtomic,
-                  "it starts inside an entity or character, and widening it to the boundary "
-                  "runs into the citation before it");
+        return refuse_link(o, Reason::kInsideAtomic,
+                           "it starts inside an entity or character, and widening it to the "
+                           "boundary runs into the citation before it");
       }
-      return no(Reason::kOverlapsCitation, "it overlaps a citation linked before it");
+      return refuse_link(o, Reason::kOverlapsCitation, "it overlaps a citation linked before it");
     }
-    if (oe - ob > options.max_link_bytes) {
-      return no(Reason::kTooLong,
-                "it is longer than " + std::to_string(options.max_link_bytes) + " bytes");
+    if (orig.end - orig.begin > options.max_link_bytes) {
+      return refuse_link(o, Reason::kTooLong,
+                         "it is longer than " + std::to_string(options.max_link_bytes) + " bytes");
     }
     urn::ParseOptions parse_options;
     parse_options.allow_unnumbered = true;
     if (!o.request.urn_checked && !urn::validate(o.request.urn, parse_options)) {
-      return no(Reason::kInvalidUrn, "'" + o.request.urn + "' is not a valid URN:LEX name");
+      return refuse_link(o, Reason::kInvalidUrn,
+                         "'" + o.request.urn + "' is not a valid URN:LEX name");
     }
-    std::string note;
-    std::string& href = href_buf;
-    if (Status s = markup->href_into(o.request, href, note); !s) {
-      return no(Reason::kInvalidUrn, s.error().message);
+    if (Status s = markup->href_into(o.request, href_buf, note); !s) {
+      return refuse_link(o, Reason::kInvalidUrn, s.error().message);
     }
-    if (href.size() > options.link.max_href_bytes) {
-      return no(Reason::kTooLong, "its href is longer than " +
-                                      std::to_string(options.link.max_href_bytes) + " bytes");
+    if (href_buf.size() > options.link.max_href_bytes) {
+      return refuse_link(
+          o, Reason::kTooLong,
+          "its href is longer than " + std::to_string(options.link.max_href_bytes) + " bytes");
     }
-    const std::string& open_tag = open_buf;
-    if (Status s = markup->open_into(open_buf, href, o.request.urn); !s) {
-      return no(Reason::kUnrepresentable, s.error().message);
+    if (Status s = markup->open_into(open_buf, href_buf, o.request.urn); !s) {
+      return refuse_link(o, Reason::kUnrepresentable, s.error().message);
     }
-    if (details) o.href = href;
+    return true;
+  }
 
-    // Markup inside the range.
+  // The markup inside `orig`: false (and `o` says why) when a block element is inside. `whole`
+  // stays true when one link can hold the span: no link element inside, no crossing tags, and
+  // the tags left open or closed balanced by adjacent ones, over which `wide` is widened.
+  bool scan_tags(Span orig, Outcome& o, bool& whole, Span& wide) {
     const auto& tags = v->tags;
-    const std::size_t tfirst = tag_from(ob);
-    const std::size_t tlast = tag_from(oe);  // one past
-    bool whole = true;
+    const std::size_t tfirst = tag_from(orig.begin);
+    const std::size_t tlast = tag_from(orig.end);  // one past
     std::vector<std::string_view>& stack = scratch_stack;
     std::vector<std::string_view>& unmatched_close = scratch_unmatched;
     stack.clear();
     unmatched_close.clear();
     for (std::size_t i = tfirst; i < tlast; ++i) {
       const Tag& t = tags[i];
-      if (!t.is_inline) return no(Reason::kBlockBreak, "it runs across a block element");
+      if (!t.is_inline)
+        return refuse_link(o, Reason::kBlockBreak, "it runs across a block element");
       const std::string_view name = tag_name(t);
       if (t.kind != Tag::Kind::kOther && link_named(name)) whole = false;
       if (t.kind == Tag::Kind::kOpen) {
@@ -607,84 +643,76 @@ struct Rewriter::Impl {
         }
       }
     }
-    std::uint64_t wb = ob;
-    std::uint64_t we = oe;
-    std::uint64_t last_link_end = 0;  // where the last link inserted for it ends
-    if (whole) {
-      // Widen over adjacent tags that balance the range.
-      for (std::size_t j = tlast; !stack.empty() && j < tags.size(); ++j) {
-        const Tag& t = tags[j];
-        if (t.orig_begin != we || t.kind != Tag::Kind::kClose || !t.is_inline ||
-            tag_name(t) != stack.back()) {
-          break;
-        }
-        we = t.orig_end;
-        stack.pop_back();
+    if (!whole) return true;
+    // Widen over adjacent tags that balance the range.
+    for (std::size_t j = tlast; !stack.empty() && j < tags.size(); ++j) {
+      const Tag& t = tags[j];
+      if (t.orig_begin != wide.end || t.kind != Tag::Kind::kClose || !t.is_inline ||
+          tag_name(t) != stack.back()) {
+        break;
       }
-      for (std::size_t j = tfirst; !unmatched_close.empty() && j-- > 0;) {
-        const Tag& t = tags[j];
-        if (t.orig_end != wb || t.kind != Tag::Kind::kOpen || !t.is_inline ||
-            tag_name(t) != unmatched_close.back() || t.orig_begin < last_orig_end) {
-          break;
-        }
-        wb = t.orig_begin;
-        unmatched_close.pop_back();
-      }
-      whole = stack.empty() && unmatched_close.empty() && we - wb <= options.max_link_bytes &&
-              !holds_tag(wb, we);
+      wide.end = t.orig_end;
+      stack.pop_back();
     }
-    // In UTF-16 a tag must start on a code unit: a span ending in a stray byte (a truncated
-    // document) cannot be linked there.
-    auto misaligned = [&](std::uint64_t b, std::uint64_t e) {
-      return is_utf16(v->encoding) && (b % 2 != 0 || e % 2 != 0);
-    };
-    if (whole && misaligned(wb, we)) whole = false;
-    if (whole) {
-      insertions.add(wb, open_tag);
-      insertions.add(we, markup->close());
-      if (details) o.links.push_back(Span{wb, we});
-      last_link_end = we;
-    } else {
-      // One link per run of text between tags.
-      std::vector<Span>& runs = scratch_runs;
-      runs.clear();
-      std::size_t i = ib;
-      while (i <= ie) {
-        std::size_t j = i;
-        while (j < ie && p[j].orig_begin + p[j].orig_len == p[j + 1].orig_begin) ++j;
-        const std::uint64_t rtb = i == ib ? tb : p[i].text_begin;
-        const std::uint64_t rte = j == ie ? te : p[j].text_begin + p[j].text_len;
-        if (rte > rtb && !is_blank_text(v->text_at(rtb, rte))) {
-          const Span run{orig_at(p[i], rtb), orig_at(p[j], rte)};
-          if (misaligned(run.begin, run.end)) {
-            return no(
-                Reason::kUnrepresentable,
-                "it starts or ends in a stray byte of a UTF-16 document, where no tag can go");
-          }
-          if (holds_tag(run.begin, run.end)) {
-            return no(Reason::kUnsafeContent, "its text holds the link element's own tag (" +
-                                                  markup->element() +
-                                                  "), which would make the link unrecognisable");
-          }
-          runs.push_back(run);
-        }
-        i = j + 1;
+    for (std::size_t j = tfirst; !unmatched_close.empty() && j-- > 0;) {
+      const Tag& t = tags[j];
+      if (t.orig_end != wide.begin || t.kind != Tag::Kind::kOpen || !t.is_inline ||
+          tag_name(t) != unmatched_close.back() || t.orig_begin < last_orig_end) {
+        break;
       }
-      if (runs.empty()) return no(Reason::kNoText, "it holds only white space");
-      for (const Span& r : runs) {
-        insertions.add(r.begin, open_tag);
-        insertions.add(r.end, markup->close());
-      }
-      if (details) o.links.assign(runs.begin(), runs.end());
-      o.split = runs.size() > 1;
-      last_link_end = runs.back().end;
+      wide.begin = t.orig_begin;
+      unmatched_close.pop_back();
     }
-    o.linked = true;
-    o.reason = Reason::kLinked;
-    o.detail = std::move(note);
-    last_text_end = te;
-    last_raw_text_end = m.raw_te;
-    last_orig_end = last_link_end;
+    whole = stack.empty() && unmatched_close.empty() &&
+            wide.end - wide.begin <= options.max_link_bytes && !holds_tag(wide.begin, wide.end) &&
+            !misaligned(wide.begin, wide.end);
+    return true;
+  }
+
+  // In UTF-16 a tag must start on a code unit: a span ending in a stray byte (a truncated
+  // document) cannot be linked there.
+  bool misaligned(std::uint64_t b, std::uint64_t e) const {
+    return is_utf16(v->encoding) && (b % 2 != 0 || e % 2 != 0);
+  }
+
+  // One link per run of text between tags of text [tb, te) (pieces ib..ie); false (and `o` says
+  // why) when a run cannot hold one. `last_link_end` receives where the last link ends.
+  bool link_runs(std::size_t ib, std::size_t ie, std::uint64_t tb, std::uint64_t te, Outcome& o,
+                 std::uint64_t& last_link_end) {
+    const auto p = pieces();
+    std::vector<Span>& runs = scratch_runs;
+    runs.clear();
+    std::size_t i = ib;
+    while (i <= ie) {
+      std::size_t j = i;
+      while (j < ie && p[j].orig_begin + p[j].orig_len == p[j + 1].orig_begin) ++j;
+      const std::uint64_t rtb = i == ib ? tb : p[i].text_begin;
+      const std::uint64_t rte = j == ie ? te : p[j].text_begin + p[j].text_len;
+      if (rte > rtb && !is_blank_text(v->text_at(rtb, rte))) {
+        const Span run{orig_at(p[i], rtb), orig_at(p[j], rte)};
+        if (misaligned(run.begin, run.end)) {
+          return refuse_link(
+              o, Reason::kUnrepresentable,
+              "it starts or ends in a stray byte of a UTF-16 document, where no tag can go");
+        }
+        if (holds_tag(run.begin, run.end)) {
+          return refuse_link(o, Reason::kUnsafeContent,
+                             "its text holds the link element's own tag (" + markup->element() +
+                                 "), which would make the link unrecognisable");
+        }
+        runs.push_back(run);
+      }
+      i = j + 1;
+    }
+    if (runs.empty()) return refuse_link(o, Reason::kNoText, "it holds only white space");
+    for (const Span& r : runs) {
+      insertions.add(r.begin, open_buf);
+      insertions.add(r.end, markup->close());
+    }
+    if (options.outcome_details) o.links.assign(runs.begin(), runs.end());
+    o.split = runs.size() > 1;
+    last_link_end = runs.back().end;
+    return true;
   }
 
   // True when original bytes [b, e) hold a start or end tag named like the link element.
