@@ -252,8 +252,208 @@ bool read_offsets(const char* command, const std::string& value, OffsetFields& o
   return true;
 }
 
-int extract_command(const Context& context, const std::vector<std::string>& argv) {
-  Args args;
+namespace {
+
+// The inputs of `extract`, in order: files as given ('-': standard input), folders walked, then
+// the list of --files-from. Folders and the list are walked twice, never listed whole (memory
+// does not grow with the number of files): a first walk counts the inputs and finds the
+// folders that cannot be read, the second reads them.
+class InputList {
+ public:
+  // Adds the inputs the arguments name; false (and says why on stderr) when a folder or the
+  // list cannot be opened.
+  bool add(const Args& args) {
+    for (const std::string& path : args.positional()) {
+      std::error_code ec;
+      if (path != "-" && std::filesystem::is_directory(path, ec)) {
+        auto spec = std::make_unique<batch::InputSpec>();
+        spec->paths = {path};
+        if (!add_walked(args, std::move(spec))) return false;
+      } else {
+        sources_.push_back({{path, {}, {}}, nullptr, nullptr});
+      }
+    }
+    if (!args.get("files-from").empty()) {
+      auto spec = std::make_unique<batch::InputSpec>();
+      spec->files_from = args.get("files-from");
+      if (!add_walked(args, std::move(spec))) return false;
+    }
+    return true;
+  }
+
+  // The next input in `in`: true, or false after the last, or false with error() set when a
+  // folder can no longer be read.
+  bool next(batch::Input& in) {
+    for (; source_ < sources_.size(); ++source_, taken_ = false) {
+      Source& src = sources_[source_];
+      if (!src.walker) {
+        if (taken_) continue;
+        taken_ = true;
+        in = src.file;
+        return true;
+      }
+      auto more = src.walker->next(in);
+      if (!more) {
+        error_ = more.error().message;
+        return false;
+      }
+      if (*more) return true;
+    }
+    return false;
+  }
+
+  // Counts the inputs (a first walk) and starts again from the first; false with error() set
+  // when a folder cannot be read.
+  bool count(std::size_t& total) {
+    total = 0;
+    for (batch::Input in; next(in);) ++total;
+    source_ = 0;
+    taken_ = false;
+    for (Source& src : sources_) {
+      if (src.walker) src.walker->rewind();
+    }
+    return error_.empty();
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Source {
+    batch::Input file;                           // a file named as an argument, or
+    std::unique_ptr<batch::InputSpec> spec;      // a folder or the list, walked
+    std::unique_ptr<batch::InputWalker> walker;  // (`rel` is not used here)
+  };
+
+  bool add_walked(const Args& args, std::unique_ptr<batch::InputSpec> spec) {
+    spec->include = args.all("include");
+    spec->exclude = args.all("exclude");
+    spec->root = args.get("root");
+    auto walker = std::make_unique<batch::InputWalker>();
+    if (Status st = walker->open(*spec); !st) {
+      std::fprintf(stderr, "lexlink extract: %s\n", st.error().message.c_str());
+      return false;
+    }
+    sources_.push_back({{}, std::move(spec), std::move(walker)});
+    return true;
+  }
+
+  std::vector<Source> sources_;
+  std::size_t source_ = 0;
+  bool taken_ = false;  // sources_[source_] (a file) was given
+  std::string error_;
+};
+
+// A file's citations wait, in order, until the files before it are written: in memory up to
+// 4 MB, then in an unnamed temporary file, so memory stays bounded whatever the file's size.
+// A single input is written as it is read.
+constexpr std::size_t kSpillBytes = 4u << 20;
+
+struct FileOut {
+  PodVector<char> lines;  // the citations, as JSON lines
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> spill{nullptr, &std::fclose};
+  std::string error;
+  std::uint64_t bytes = 0;
+  std::uint64_t citations = 0;
+};
+
+// Moves a file's lines on: to standard output at once when `direct` (a single input), else to
+// its temporary file past kSpillBytes. `last`: the file is read whole.
+void flush_lines(FileOut& r, bool direct, bool last) {
+  if (direct) {
+    // (Nothing written when there is nothing: an empty PodVector's data() is null, which
+    // fwrite must not be given.)
+    if (!r.lines.empty() && (r.lines.size() >= (64u << 10) || last)) {
+      if (std::fwrite(r.lines.data(), 1, r.lines.size(), stdout) != r.lines.size()) {
+        note_stdout_error(errno);  // this thread's errno: main() reports it
+      }
+      r.lines.clear();
+    }
+    return;
+  }
+  if (r.lines.size() < kSpillBytes || last) return;
+  if (!r.spill) r.spill.reset(std::tmpfile());
+  if (!r.spill) return;  // no temporary file: keep it in memory
+  if (std::fwrite(r.lines.data(), 1, r.lines.size(), r.spill.get()) != r.lines.size()) {
+    r.error = "cannot write a temporary file for the output";
+  }
+  r.lines.clear();
+}
+
+// What every file's reading shares: the extractor and its options, one reading per worker (its
+// citations' memory goes from file to file).
+struct ExtractRun {
+  const ExtractSetup& setup;
+  OffsetFields offsets;
+  document::ReadOptions read_options;
+  std::vector<document::DocumentExtractor> readings;
+  bool direct = false;
+
+  // The citations of one input as JSON lines, or its error (an error record, not a partial
+  // list).
+  FileOut read(const batch::Input& in, std::size_t worker) {
+    FileOut r;
+    const std::string& path = in.path;
+    if (!in.refused.empty()) {
+      r.error = in.refused;
+      return r;
+    }
+    std::string file_json, href_scratch;
+    append_json_string(file_json, path);
+    try {
+      document::DocumentReader reader(read_options);
+      Status st = reader.open(path);
+      if (st) {
+        st = readings[worker].run(reader, setup.self, [&](std::vector<extract::Citation>& cs) {
+          for (const auto& c : cs) {
+            append_citation_line(r.lines, file_json, c, href_of(setup, c, href_scratch), offsets);
+          }
+          r.citations += cs.size();
+          flush_lines(r, direct, false);
+          return Status::Ok();
+        });
+      }
+      r.bytes = reader.bytes();
+      if (!st) {
+        // The file is named once: in "file", and first on the stderr line.
+        const Error& e = st.error();
+        r.error = e.file == path ? e.message : e.to_string();
+      }
+    } catch (const std::exception& e) {
+      r.error = std::string("failed: ") + e.what();
+    }
+    if (!r.error.empty()) {
+      r.lines.clear();
+      r.spill.reset();
+    }
+    flush_lines(r, direct, true);
+    return r;
+  }
+};
+
+// Writes a file's result to standard output: its lines (those spilled first), or its error
+// record (and the error on stderr). False for an error.
+bool write_result(FileOut& r, const std::string& path, bool bar) {
+  if (!r.error.empty()) {
+    write_json_line(stdout, json{{"file", path}, {"error", r.error}});
+    std::fprintf(stderr, "%slexlink extract: %s: %s\n", bar ? "\r\033[K" : "", path.c_str(),
+                 r.error.c_str());
+    return false;
+  }
+  if (r.spill) {
+    std::rewind(r.spill.get());
+    char buffer[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, r.spill.get())) > 0) {
+      std::fwrite(buffer, 1, n, stdout);
+    }
+  }
+  if (!r.lines.empty()) std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
+  return true;
+}
+
+// Reads the options; 0 when the run can go on, -1 after --help, else the exit status.
+int read_extract_args(const Context& context, const std::vector<std::string>& argv, Args& args,
+                      BatchOptions& batch_options) {
   args.flag("help");
   declare_extractor_options(args);
   declare_document_options(args);
@@ -267,179 +467,53 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   }
   if (args.has("help")) {
     std::fputs(usage_text(context, kExtractUsage).c_str(), stdout);
-    return 0;
+    return -1;
   }
   if (args.positional().empty() && args.get("files-from").empty()) {
     std::fprintf(stderr, "lexlink extract: no input (give FILE... or - for standard input)\n\n%s",
                  usage_text(context, kExtractUsage).c_str());
     return 2;
   }
+  return read_batch_options("extract", args, batch_options) ? 0 : 2;
+}
+
+}  // namespace
+
+int extract_command(const Context& context, const std::vector<std::string>& argv) {
+  Args args;
   BatchOptions batch_options;
-  if (!read_batch_options("extract", args, batch_options)) return 2;
-  // The inputs, in order: files as given ('-': standard input), folders walked, then the list.
-  // Folders and the list are walked twice, never listed whole (memory does not grow with the
-  // number of files): a first walk counts the inputs and finds the folders that cannot be read,
-  // the second reads them.
-  struct Source {
-    batch::Input file;                           // a file named as an argument, or
-    std::unique_ptr<batch::InputSpec> spec;      // a folder or the list, walked
-    std::unique_ptr<batch::InputWalker> walker;  // (`rel` is not used here)
-  };
-  std::vector<Source> sources;
-  auto add_walked = [&](std::unique_ptr<batch::InputSpec> spec) -> bool {
-    spec->include = args.all("include");
-    spec->exclude = args.all("exclude");
-    spec->root = args.get("root");
-    auto walker = std::make_unique<batch::InputWalker>();
-    if (Status st = walker->open(*spec); !st) {
-      std::fprintf(stderr, "lexlink extract: %s\n", st.error().message.c_str());
-      return false;
-    }
-    sources.push_back({{}, std::move(spec), std::move(walker)});
-    return true;
-  };
-  for (const std::string& path : args.positional()) {
-    std::error_code ec;
-    if (path != "-" && std::filesystem::is_directory(path, ec)) {
-      auto spec = std::make_unique<batch::InputSpec>();
-      spec->paths = {path};
-      if (!add_walked(std::move(spec))) return 2;
-    } else {
-      sources.push_back({{path, {}, {}}, nullptr, nullptr});
-    }
+  if (const int rc = read_extract_args(context, argv, args, batch_options); rc != 0) {
+    return rc < 0 ? 0 : rc;
   }
-  if (!args.get("files-from").empty()) {
-    auto spec = std::make_unique<batch::InputSpec>();
-    spec->files_from = args.get("files-from");
-    if (!add_walked(std::move(spec))) return 2;
-  }
-  // The inputs one after the other: true and the next in `in`, false after the last, or false
-  // and `walk_error` set when a folder can no longer be read.
-  std::size_t source = 0;
-  bool taken = false;  // sources[source] (a file) was given
-  std::string walk_error;
-  auto next_input = [&](batch::Input& in) -> bool {
-    for (; source < sources.size(); ++source, taken = false) {
-      Source& src = sources[source];
-      if (!src.walker) {
-        if (taken) continue;
-        taken = true;
-        in = src.file;
-        return true;
-      }
-      auto more = src.walker->next(in);
-      if (!more) {
-        walk_error = more.error().message;
-        return false;
-      }
-      if (*more) return true;
-    }
-    return false;
-  };
+  InputList inputs;
+  if (!inputs.add(args)) return 2;
   std::size_t total = 0;
-  for (batch::Input in; next_input(in);) ++total;
-  if (!walk_error.empty()) {
-    std::fprintf(stderr, "lexlink extract: %s\n", walk_error.c_str());
+  if (!inputs.count(total)) {
+    std::fprintf(stderr, "lexlink extract: %s\n", inputs.error().c_str());
     return 2;
-  }
-  source = 0;
-  taken = false;
-  for (Source& src : sources) {
-    if (src.walker) src.walker->rewind();
   }
   OffsetFields offsets;
   if (!read_offsets("extract", args.get("offsets"), offsets)) return 2;
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
 
-  // A file's citations wait, in order, until the files before it are written: in memory up to
-  // 4 MB, then in an unnamed temporary file, so memory stays bounded whatever the file's size.
-  // A single input is written as it is read.
-  constexpr std::size_t kSpillBytes = 4u << 20;
-  struct FileOut {
-    PodVector<char> lines;  // the citations, as JSON lines
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> spill{nullptr, &std::fclose};
-    std::string error;
-    std::uint64_t bytes = 0;
-    std::uint64_t citations = 0;
-  };
-  const bool direct = total == 1;
-  auto flush_lines = [&](FileOut& r, bool last) {
-    if (direct) {
-      // (Nothing written when there is nothing: an empty PodVector's data() is null, which
-      // fwrite must not be given.)
-      if (!r.lines.empty() && (r.lines.size() >= (64u << 10) || last)) {
-        if (std::fwrite(r.lines.data(), 1, r.lines.size(), stdout) != r.lines.size()) {
-          note_stdout_error(errno);  // this thread's errno: main() reports it
-        }
-        r.lines.clear();
-      }
-      return;
-    }
-    if (r.lines.size() < kSpillBytes || last) return;
-    if (!r.spill) r.spill.reset(std::tmpfile());
-    if (!r.spill) return;  // no temporary file: keep it in memory
-    if (std::fwrite(r.lines.data(), 1, r.lines.size(), r.spill.get()) != r.lines.size()) {
-      r.error = "cannot write a temporary file for the output";
-    }
-    r.lines.clear();
-  };
   const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, total));
+  ExtractRun run{s, offsets, {}, {}, total == 1};
+  run.read_options.max_bytes = batch_options.max_size;
+  run.read_options.limit_name = "--max-size";
+  run.readings.reserve(jobs);
+  for (std::size_t j = 0; j < jobs; ++j) run.readings.emplace_back(s.extractor, s.view);
   // As markup (cli/batch_run.cpp): 2 * jobs + 2 files queued, and a large file holding the
   // output back does not stop the other jobs: the results after it wait, up to 4,096 files or
   // kWaitingBytes of citations held in memory (a result holds 4 MB at most: kSpillBytes).
   constexpr std::size_t kWaitingBytes = 16u << 20;
   const std::size_t queue = 2 * jobs + 2;
-  // One reading per worker: its citations' memory goes from file to file.
-  std::vector<document::DocumentExtractor> readings;
-  readings.reserve(jobs);
-  for (std::size_t j = 0; j < jobs; ++j) readings.emplace_back(s.extractor, s.view);
-  document::ReadOptions read_options;
-  read_options.max_bytes = batch_options.max_size;
-  read_options.limit_name = "--max-size";
   batch::OrderedPool<batch::Input, FileOut> pool(
       jobs, 4096 + queue,
-      [&](batch::Input& in, std::size_t worker) {
-        FileOut r;
-        const std::string& path = in.path;
-        if (!in.refused.empty()) {
-          r.error = in.refused;
-          return r;
-        }
-        std::string file_json, href_scratch;
-        append_json_string(file_json, path);
-        try {
-          document::DocumentReader reader(read_options);
-          Status st = reader.open(path);
-          if (st) {
-            st = readings[worker].run(reader, s.self, [&](std::vector<extract::Citation>& cs) {
-              for (const auto& c : cs) {
-                append_citation_line(r.lines, file_json, c, href_of(s, c, href_scratch), offsets);
-              }
-              r.citations += cs.size();
-              flush_lines(r, false);
-              return Status::Ok();
-            });
-          }
-          r.bytes = reader.bytes();
-          if (!st) {
-            // The file is named once: in "file", and first on the stderr line.
-            const Error& e = st.error();
-            r.error = e.file == path ? e.message : e.to_string();
-          }
-        } catch (const std::exception& e) {
-          r.error = std::string("failed: ") + e.what();
-        }
-        if (!r.error.empty()) {  // an error record, not a partial list
-          r.lines.clear();
-          r.spill.reset();
-        }
-        flush_lines(r, true);
-        return r;
-      },
-      queue);
+      [&](batch::Input& in, std::size_t worker) { return run.read(in, worker); }, queue);
   pool.set_budget([](const FileOut& r) { return r.lines.size() + sizeof(FileOut); }, kWaitingBytes);
   Progress progress("extract", batch_options.progress, total, jobs);
+  const bool bar = batch_options.progress == BatchOptions::ProgressMode::kBar;
   int status = 0;
   std::size_t done = 0;
   // The paths of the inputs submitted and not yet written, in order.
@@ -447,10 +521,10 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   bool more = total > 0;
   auto submit_next = [&] {
     batch::Input in;
-    if (!next_input(in)) {
+    if (!inputs.next(in)) {
       more = false;
-      if (!walk_error.empty()) {
-        std::fprintf(stderr, "lexlink extract: %s\n", walk_error.c_str());
+      if (!inputs.error().empty()) {
+        std::fprintf(stderr, "lexlink extract: %s\n", inputs.error().c_str());
         status = 1;
       }
       return;
@@ -473,23 +547,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     const std::string path = std::move(in_flight.front());
     in_flight.pop_front();
     ++done;
-    if (!r.error.empty()) {
-      status = 1;
-      write_json_line(stdout, json{{"file", path}, {"error", r.error}});
-      std::fprintf(stderr, "%slexlink extract: %s: %s\n",
-                   batch_options.progress == BatchOptions::ProgressMode::kBar ? "\r\033[K" : "",
-                   path.c_str(), r.error.c_str());
-    } else {
-      if (r.spill) {
-        std::rewind(r.spill.get());
-        char buffer[1 << 16];
-        std::size_t n;
-        while ((n = std::fread(buffer, 1, sizeof buffer, r.spill.get())) > 0) {
-          std::fwrite(buffer, 1, n, stdout);
-        }
-      }
-      if (!r.lines.empty()) std::fwrite(r.lines.data(), 1, r.lines.size(), stdout);
-    }
+    if (!write_result(r, path, bar)) status = 1;
     progress.file_done(r.bytes, r.citations, !r.error.empty(), false);
     progress.tick();
   }
