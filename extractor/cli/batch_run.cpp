@@ -574,24 +574,203 @@ int batch_usage(const std::string& message) {
   return 2;
 }
 
-}  // namespace
+// The inputs of a batch, walked twice, never listed whole: a first walk counts them (for the
+// progress line and the summary), finds the folders that cannot be read and the few largest
+// files, the second reads them. The largest files are run first (batch::LargestInputs), then
+// the others in walk order.
+class BatchInputs {
+ public:
+  Status open(const batch::InputSpec& spec) { return walker_.open(spec); }
+  const std::string& root() const { return walker_.root(); }
 
-int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup,
-                     const std::function<bool(MarkupSetup&)>& load) {
-  (void)context;
-  BatchOptions options;
-  if (!read_batch_options("markup", args, options)) return 2;
-  const bool in_place = args.has("in-place");
-  std::string out_dir = args.get("out-dir");
-  if (in_place && !out_dir.empty())
+  // The first walk, on a thread of its own while `load` runs (each takes 7-15 ms for a tree of
+  // 7,500 files or every grammar); then ready for next(). An error of the walk in `error`.
+  bool count_while(const std::function<bool()>& load, std::string& error) {
+    std::thread counter([&] { count(); });
+    const bool loaded = load();
+    counter.join();
+    error = walk_error_;
+    walker_.rewind();
+    walker_.set_sizes(false);  // the workers look at each file anyway
+    if (sized_) first_ = largest_.largest();
+    for (const batch::Input& in : first_) run_first_.insert(in.rel);
+    return loaded;
+  }
+
+  std::size_t total() const { return total_; }
+  // The inputs' total size, when every one was sized.
+  std::optional<std::uint64_t> total_bytes() const {
+    return sized_ ? std::optional<std::uint64_t>(largest_.total_bytes()) : std::nullopt;
+  }
+
+  // The next input: the largest first, then the walk's others. False at the end, or when a
+  // folder could no longer be read (said on stderr; failed() is then true).
+  bool next(batch::Input& in) {
+    if (first_taken_ < first_.size()) {
+      in = std::move(first_[first_taken_++]);
+      return true;
+    }
+    do {
+      auto got = walker_.next(in);
+      if (!got) {
+        std::fprintf(stderr, "lexlink markup: %s\n", got.error().message.c_str());
+        failed_ = true;
+        return false;
+      }
+      if (!*got) return false;
+    } while (run_first_.count(in.rel) != 0);
+    return true;
+  }
+  bool failed() const { return failed_; }
+
+ private:
+  // The sizes cost a stat per file, which on a network filesystem (a list of paths on Lustre)
+  // can take a millisecond: they are taken for the first 100,000 inputs and the first second
+  // of the walk only. A run longer than that does not notice a large file's tail; it then runs
+  // in walk order, its time left counted in files.
+  void count() {
+    constexpr std::size_t kSizedInputs = 100000;
+    const auto sized_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    try {
+      for (batch::Input in;;) {
+        auto more = walker_.next(in);
+        if (!more) {
+          walk_error_ = more.error().message;
+          return;
+        }
+        if (!*more) return;
+        ++total_;
+        if (sized_ && (total_ > kSizedInputs ||
+                       (total_ % 256 == 0 && std::chrono::steady_clock::now() > sized_until))) {
+          sized_ = false;
+          walker_.set_sizes(false);
+        }
+        if (sized_ && in.size >= 0) largest_.add(in, static_cast<std::uint64_t>(in.size));
+      }
+    } catch (const std::exception& e) {  // bad_alloc: a folder of more names than memory
+      walk_error_ = std::string("cannot walk the inputs: ") + e.what();
+    }
+  }
+
+  batch::InputWalker walker_;
+  std::size_t total_ = 0;
+  batch::LargestInputs largest_;
+  bool sized_ = true;
+  std::string walk_error_;
+  std::vector<batch::Input> first_;  // run before the walk's files, in this order
+  std::size_t first_taken_ = 0;
+  std::unordered_set<std::string> run_first_;  // their relative paths, skipped by the walk
+  bool failed_ = false;
+};
+
+// Where a batch writes besides its outputs: the manifest, the output folder's group sync, the
+// report (--report, committed at the end).
+struct BatchOutputs {
+  bool fresh_tree = false;  // no output folder yet, or an empty one: no output to replace
+  batch::Manifest manifest;
+  std::unique_ptr<batch::GroupSync> group;
+  std::unique_ptr<batch::AtomicFile> report;
+  std::unique_ptr<io::FdSink> report_sink;
+
+  // 0, or the exit status after saying why.
+  int open(const Args& args, const BatchOptions& options, bool in_place, const std::string& out_dir,
+           const std::string& root) {
+    if (!in_place) {
+      std::error_code ec;
+      fresh_tree =
+          !fs::exists(out_dir, ec) || (fs::is_directory(out_dir, ec) && fs::is_empty(out_dir, ec));
+    }
+    std::string manifest_path = args.get("manifest");
+    if (manifest_path.empty()) manifest_path = (in_place ? root : out_dir) + "/.lexlink-manifest";
+    if (Status s = manifest.open(manifest_path); !s) return fail(s);
+    const std::string& v = args.get("sync-every");
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != 0 || n == 0 || v[0] == '-') {
+      return batch_usage("--sync-every needs a number of files (1 or more)");
+    }
+    group = std::make_unique<batch::GroupSync>(static_cast<std::size_t>(n));
+    if (!in_place) {
+      std::error_code ec;
+      fs::create_directories(out_dir, ec);
+      if (Status s = group->open(out_dir); !s) return fail(s);
+    }
+    if (!options.report.empty()) {
+      report = std::make_unique<batch::AtomicFile>();
+      if (Status s = report->open(options.report); !s) return fail(s);
+      report_sink = std::make_unique<io::FdSink>(report->fd(), options.report);
+    }
+    return 0;
+  }
+
+  // Writes the report's line for a file; false (and the report stops) when it cannot.
+  bool report_file(const batch::Input& in, const std::string& output, const FileResult& r,
+                   std::string& line) {
+    if (!report_sink) return true;
+    const bool failed = r.kind == FileResult::Kind::kError;
+    const bool skipped = r.kind == FileResult::Kind::kSkipped;
+    line = "{\"file\":";
+    append_json_string(line, in.path);
+    line += ",\"output\":";
+    append_json_string(line, output);
+    line += failed    ? ",\"status\":\"error\""
+            : skipped ? ",\"status\":\"skipped\""
+                      : ",\"status\":\"ok\"";
+    if (failed) {
+      line += ",\"error\":";
+      append_json_string(line, r.error);
+    } else if (!skipped) {
+      line += ",\"bytes\":" + std::to_string(r.bytes) +
+              ",\"citations\":" + std::to_string(r.citations) +
+              ",\"linked\":" + std::to_string(r.linked);
+    }
+    line += "}\n";
+    if (Status s = report_sink->write(line); !s) {
+      report_sink.reset();
+      return fail(s) == 0;
+    }
+    return true;
+  }
+
+  // Flushes and commits the report; false when it cannot.
+  bool finish_report() {
+    if (!report_sink) return true;
+    bool ok = true;
+    if (Status s = report_sink->flush(); !s) ok = fail(s) == 0;
+    report_sink.reset();
+    if (Status s = report->commit(false); !s) ok = fail(s) == 0;
+    return ok;
+  }
+
+ private:
+  static int fail(const Status& s) {
+    std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+    return 2;
+  }
+};
+
+// The error record of a file on standard output, and its line on stderr.
+void write_error(const batch::Input& in, const FileResult& r, bool bar, std::string& line) {
+  std::fprintf(stderr, "%slexlink markup: %s: %s\n", bar ? "\r\033[K" : "", in.path.c_str(),
+               r.error.c_str());
+  line = "{\"file\":";
+  append_json_string(line, in.path);
+  line += ",\"error\":";
+  append_json_string(line, r.error);
+  line += "}\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
+// The output folder and the input spec from the arguments: 0, or the exit status.
+int read_batch_args(const Args& args, bool in_place, std::string& out_dir, batch::InputSpec& spec) {
+  if (in_place && !out_dir.empty()) {
     return batch_usage("give --out-dir OUT or --in-place, not both");
+  }
   if (!in_place && out_dir.empty()) {
     return batch_usage("more than one document: give --out-dir OUT (or --in-place)");
   }
   if (args.given("output")) return batch_usage("-o is for one document; use --out-dir");
   if (!args.get("citations").empty()) return batch_usage("--citations is for one document");
-
-  batch::InputSpec spec;
   spec.paths = args.positional();
   spec.files_from = args.get("files-from");
   spec.root = args.get("root");
@@ -607,115 +786,46 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
   if (spec.paths.empty() && spec.files_from.empty()) {
     return batch_usage("no input (give FILE, FOLDER, - or --files-from LIST)");
   }
-  // The inputs are walked twice, never listed whole: a first walk counts them (for the progress
-  // line and the summary), finds the folders that cannot be read and the few largest files,
-  // the second reads them. The largest files are run first (batch::LargestInputs), then the
-  // others in walk order. The first walk runs on a thread of its own while the extractor loads
-  // (each takes 7-15 ms for a tree of 7,500 files or every grammar).
-  batch::InputWalker walker;
-  if (Status s = walker.open(spec); !s) return batch_usage(s.error().message);
-  std::size_t total = 0;
-  // The sizes cost a stat per file, which on a network filesystem (a list of paths on Lustre)
-  // can take a millisecond: they are taken for the first 100,000 inputs and the first second
-  // of the walk only. A run longer than that does not notice a large file's tail; it then runs
-  // in walk order, its time left counted in files.
-  batch::LargestInputs largest;
-  bool sized = true;
+  return 0;
+}
+
+}  // namespace
+
+int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup,
+                     const std::function<bool(MarkupSetup&)>& load) {
+  (void)context;
+  BatchOptions options;
+  if (!read_batch_options("markup", args, options)) return 2;
+  const bool in_place = args.has("in-place");
+  std::string out_dir = args.get("out-dir");
+  batch::InputSpec spec;
+  if (const int rc = read_batch_args(args, in_place, out_dir, spec); rc != 0) return rc;
+  BatchInputs inputs;
+  if (Status s = inputs.open(spec); !s) return batch_usage(s.error().message);
   std::string walk_error;
-  std::thread counter([&] {
-    constexpr std::size_t kSizedInputs = 100000;
-    const auto sized_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-    try {
-      for (batch::Input in;;) {
-        auto more = walker.next(in);
-        if (!more) {
-          walk_error = more.error().message;
-          return;
-        }
-        if (!*more) return;
-        ++total;
-        if (sized && (total > kSizedInputs ||
-                      (total % 256 == 0 && std::chrono::steady_clock::now() > sized_until))) {
-          sized = false;
-          walker.set_sizes(false);
-        }
-        if (sized && in.size >= 0) largest.add(in, static_cast<std::uint64_t>(in.size));
-      }
-    } catch (const std::exception& e) {  // bad_alloc: a folder of more names than memory
-      walk_error = std::string("cannot walk the inputs: ") + e.what();
-    }
-  });
-  const bool loaded = load(setup);
-  counter.join();
-  if (!loaded) return 2;
+  if (!inputs.count_while([&] { return load(setup); }, walk_error)) return 2;
   if (!walk_error.empty()) return batch_usage(walk_error);
-  walker.rewind();
-  walker.set_sizes(false);          // the workers look at each file anyway
-  std::vector<batch::Input> first;  // run before the walk's files, in this order
-  if (sized) first = largest.largest();
-  std::size_t first_taken = 0;
-  std::unordered_set<std::string> run_first;  // their relative paths, skipped by the walk
-  for (const batch::Input& in : first) run_first.insert(in.rel);
-  if (!out_dir.empty() && fs::path(out_dir) == fs::path(walker.root())) {
+  const std::size_t total = inputs.total();
+  if (!out_dir.empty() && fs::path(out_dir) == fs::path(inputs.root())) {
     return batch_usage(
         "--out-dir is the input root: the outputs would replace the inputs "
         "(use --in-place for that)");
   }
-  // A fresh output tree (no folder yet, or an empty one) holds no output to replace: each output
-  // is made without looking up its name first (batch::Destination::kNew).
-  bool fresh_tree = false;
-  if (!in_place) {
-    std::error_code ec;
-    fresh_tree =
-        !fs::exists(out_dir, ec) || (fs::is_directory(out_dir, ec) && fs::is_empty(out_dir, ec));
-  }
-  std::string manifest_path = args.get("manifest");
-  if (manifest_path.empty()) {
-    manifest_path = (in_place ? walker.root() : out_dir) + "/.lexlink-manifest";
-  }
-  batch::Manifest manifest;
-  if (Status s = manifest.open(manifest_path); !s) {
-    std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-    return 2;
+  BatchOutputs outputs;
+  if (const int rc = outputs.open(args, options, in_place, out_dir, inputs.root()); rc != 0) {
+    return rc;
   }
   io::Hash128 fingerprint;
   io::Hash128::from_hex(setup.fingerprint, fingerprint);
-  std::size_t sync_every = 1000;
-  {
-    const std::string& v = args.get("sync-every");
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-    if (v.empty() || *end != 0 || n == 0 || v[0] == '-') {
-      return batch_usage("--sync-every needs a number of files (1 or more)");
-    }
-    sync_every = static_cast<std::size_t>(n);
-  }
-  batch::GroupSync group(sync_every);
-  if (!in_place) {
-    std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (Status s = group.open(out_dir); !s) {
-      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-      return 2;
-    }
-  }
-  std::unique_ptr<batch::AtomicFile> report;
-  if (!options.report.empty()) {
-    report = std::make_unique<batch::AtomicFile>();
-    if (Status s = report->open(options.report); !s) {
-      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-      return 2;
-    }
-  }
-  std::unique_ptr<io::FdSink> report_sink;
-  if (report) report_sink = std::make_unique<io::FdSink>(report->fd(), options.report);
 
   // The outcomes are only counted (the report has one line per file): no per-citation text,
-  // href or link list is kept.
+  // href or link list is kept. Each output is made without looking up its name first in a
+  // fresh output tree (batch::Destination::kNew).
   MarkupSetup lean = setup;
   lean.options.outcome_details = false;
-  MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), manifest, fingerprint,
-                     fresh_tree ? batch::Destination::kNew : batch::Destination::kMayExist);
+  MarkupBatch runner(lean, options, out_dir, in_place, args.has("resume"), outputs.manifest,
+                     fingerprint,
+                     outputs.fresh_tree ? batch::Destination::kNew : batch::Destination::kMayExist);
   // The pool's queue (files submitted, not yet started), its window (files submitted, not yet
   // taken back) and how many results the main thread waits for at a time. The queue keeps each
   // worker fed, so the main thread, woken for a batch, finds them all still busy (with a window
@@ -730,35 +840,24 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
       [&](batch::Input& in, std::size_t worker) { return runner.run(in, worker); }, queue);
   // The inputs submitted and not yet done, in order (`window` at most).
   std::deque<batch::Input> in_flight;
-  bool walk_failed = false;
   bool more = total > 0;  // the walker has inputs left
-  // Takes the next input from the walker into the pool; a folder that could no longer be read
-  // ends the walk (the files before it are done).
+  // Takes the next input into the pool; a folder that could no longer be read ends the walk
+  // (the files before it are done).
   auto submit_next = [&] {
     batch::Input in;
-    if (first_taken < first.size()) {
-      in = std::move(first[first_taken++]);
-    } else {
-      do {
-        auto got = walker.next(in);
-        if (!got || !*got) {
-          if (!got) {
-            std::fprintf(stderr, "lexlink markup: %s\n", got.error().message.c_str());
-            walk_failed = true;
-          }
-          more = false;
-          return;
-        }
-      } while (run_first.count(in.rel) != 0);
+    if (!inputs.next(in)) {
+      more = false;
+      return;
     }
     in_flight.push_back(in);
     pool.submit(std::move(in));
   };
   Progress progress("markup", options.progress, total, options.jobs);
-  if (sized) progress.set_size_total(largest.total_bytes());
+  if (auto bytes = inputs.total_bytes()) progress.set_size_total(*bytes);
+  const bool bar = options.progress == BatchOptions::ProgressMode::kBar;
   int status = 0;
   bool io_failed = false;
-  Recorder recorder(group, manifest);
+  Recorder recorder(*outputs.group, outputs.manifest);
   std::string record_error;
   auto record_failed = [&] {
     std::fprintf(stderr, "lexlink markup: %s\n", record_error.c_str());
@@ -786,59 +885,18 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
     if (failed && output_disk_failed(r.os_error) && disk_error == 0) disk_error = r.os_error;
     if (failed) {
       status = 1;
-      std::fprintf(stderr, "%slexlink markup: %s: %s\n",
-                   options.progress == BatchOptions::ProgressMode::kBar ? "\r\033[K" : "",
-                   in.path.c_str(), r.error.c_str());
-      line.clear();
-      line = "{\"file\":";
-      append_json_string(line, in.path);
-      line += ",\"error\":";
-      append_json_string(line, r.error);
-      line += "}\n";
-      std::fwrite(line.data(), 1, line.size(), stdout);
+      write_error(in, r, bar, line);
     } else if (!skipped) {
       recorder.add(in.rel, r.entry);
     }
-    if (report_sink) {
-      line = "{\"file\":";
-      append_json_string(line, in.path);
-      line += ",\"output\":";
-      append_json_string(line, runner.output_path(in));
-      line += failed    ? ",\"status\":\"error\""
-              : skipped ? ",\"status\":\"skipped\""
-                        : ",\"status\":\"ok\"";
-      if (failed) {
-        line += ",\"error\":";
-        append_json_string(line, r.error);
-      } else if (!skipped) {
-        line += ",\"bytes\":" + std::to_string(r.bytes) +
-                ",\"citations\":" + std::to_string(r.citations) +
-                ",\"linked\":" + std::to_string(r.linked);
-      }
-      line += "}\n";
-      if (Status s = report_sink->write(line); !s) {
-        std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-        io_failed = true;
-        report_sink.reset();
-      }
-    }
+    if (!outputs.report_file(in, runner.output_path(in), r, line)) io_failed = true;
     progress.file_done(r.bytes, r.citations, failed, skipped, r.size);
     progress.tick();
     if (!recorder.poll(record_error)) record_failed();
   }
   if (!recorder.finish(record_error)) record_failed();
   std::fflush(stdout);
-  if (report_sink) {
-    if (Status s = report_sink->flush(); !s) {
-      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-      io_failed = true;
-    }
-    report_sink.reset();
-    if (Status s = report->commit(false); !s) {
-      std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
-      io_failed = true;
-    }
-  }
+  if (!outputs.finish_report()) io_failed = true;
   if (!progress.finish(options.stats)) io_failed = true;
   if (disk_error != 0) {
     std::fprintf(stderr,
@@ -855,7 +913,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
                  sig, done, total);
     return 128 + sig;
   }
-  return io_failed || walk_failed || status != 0 ? 1 : 0;
+  return io_failed || inputs.failed() || status != 0 ? 1 : 0;
 }
 
 }  // namespace lexlink::cli
