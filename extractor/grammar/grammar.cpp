@@ -624,128 +624,163 @@ class Loader {
     return Status::Ok();
   }
 
+  // The rule read so far, its properties read and checked, added to the grammar.
   Status finish_rule() {
     if (!in_rule_) return Status::Ok();
     in_rule_ = false;
     bool has_match = false;
     for (Property& p : properties_) {
-      const Location at = p.value.at(0);
-      if (p.key == "doc") {
-        rule_.doc = p.value.text;
-      } else if (p.key == "match") {
-        if (has_match) return error_at(at, "a rule has one 'match'");
-        PatternParser parser(p.value);
-        auto pattern = parser.parse();
-        if (!pattern) return pattern.error();
-        rule_.match = std::move(*pattern);
-        has_match = true;
-      } else if (p.key == "emit") {
-        rule_.emit = p.value.text;
-        emit_src_ = p.value;
-      } else if (p.key == "refers") {
-        const std::string& v = p.value.text;
-        if (v == "self") {
-          rule_.refers = Rule::Refers::kSelf;
-        } else if (v.rfind("self ", 0) == 0) {
-          rule_.refers = Rule::Refers::kSelf;
-          refers_src_ = p.value;
-        } else if (v == "previous") {
-          rule_.refers = Rule::Refers::kPrevious;
-        } else if (v.rfind("previous ", 0) == 0) {
-          rule_.refers = Rule::Refers::kPreviousMeasure;
-          refers_src_ = p.value;
-        } else {
-          return error_at(at,
-                          "expected 'self', 'self {capture.attribute}', 'previous' or 'previous "
-                          "{capture.attribute}'");
-        }
-      } else if (p.key == "defines") {
-        rule_.defines = true;
-        defines_src_ = p.value;
-      } else if (p.key == "continues") {
-        char extra;
-        if (std::sscanf(p.value.text.c_str(), "%d%c", &rule_.continues, &extra) != 1 ||
-            rule_.continues < 1 || rule_.continues > 16) {
-          return error_at(at, "expected the number of units allowed between the citations (1-16)");
-        }
-      } else if (p.key == "years") {
-        // "y 2000-", "y 1921-1972", "y -1972"
-        const std::string& v = p.value.text;
-        const std::size_t space = v.find(' ');
-        const std::size_t dash = v.find('-', space == std::string::npos ? 0 : space);
-        auto year_at = [&](std::string_view t, int& out) {
-          if (t.empty()) return true;
-          if (t.size() != 4) return false;
-          out = 0;
-          for (char c : t) {
-            if (c < '0' || c > '9') return false;
-            out = out * 10 + (c - '0');
-          }
-          return true;
-        };
-        if (space == std::string::npos || space == 0 || dash == std::string::npos ||
-            !year_at(std::string_view(v).substr(space + 1, dash - space - 1), rule_.years_from) ||
-            !year_at(std::string_view(v).substr(dash + 1), rule_.years_to) ||
-            rule_.years_from > rule_.years_to || (dash == v.size() - 1 && dash == space + 1)) {
-          return error_at(at,
-                          "expected 'CAPTURE FROM-TO' with four-digit years, either one "
-                          "left out ('y 2000-', 'y 1921-1972', 'y -1972')");
-        }
-        rule_.years_capture = v.substr(0, space);
-        years_at_ = at;
-      } else if (p.key == "heading") {
-        if (p.value.text != "yes" && p.value.text != "no")
-          return error_at(at, "expected 'yes' or 'no'");
-        rule_.heading = p.value.text == "yes";
-      } else if (p.key == "complete") {
-        const int cls = g_.lexicon_.class_index(p.value.text);
-        if (cls < 0) return error_at(at, "no lexicon class '" + p.value.text + "' declared");
-        if (g_.lexicon_.classes()[static_cast<std::size_t>(cls)].column("work") < 0) {
-          return error_at(at, "lexicon class '" + p.value.text + "' has no column 'work'");
-        }
-        rule_.complete_class = cls;
-      } else if (p.key == "example" || p.key == "counter") {
-        Example ex;
-        ex.line = at.line;
-        const std::string& v = p.value.text;
-        const std::size_t arrow = v.find("=>");
-        if (p.key == "example") {
-          if (arrow == std::string::npos) return error_at(at, "expected 'TEXT => URN [; URN]'");
-          ex.text = v.substr(0, arrow);
-          while (!ex.text.empty() && ex.text.back() == ' ') ex.text.pop_back();
-          std::string urns = v.substr(arrow + 2);
-          std::size_t start = 0;
-          while (start <= urns.size()) {
-            std::size_t semi = urns.find(';', start);
-            // ';' also appears inside URNs: a separator is "; " followed by "urn:".
-            while (semi != std::string::npos && urns.compare(semi, 6, "; urn:") != 0) {
-              semi = urns.find(';', semi + 1);
-            }
-            std::string one = urns.substr(start, semi == std::string::npos ? semi : semi - start);
-            while (!one.empty() && one.front() == ' ') one.erase(0, 1);
-            while (!one.empty() && one.back() == ' ') one.pop_back();
-            if (!one.empty()) ex.urns.push_back(one);
-            if (semi == std::string::npos) break;
-            start = semi + 1;
-          }
-          rule_.examples.push_back(std::move(ex));
-        } else {
-          if (arrow != std::string::npos) {
-            return error_at(at, "a counter-example is only a text (it must give nothing)");
-          }
-          ex.text = v;
-          rule_.counters.push_back(std::move(ex));
-        }
-        // "\n" in an example's text is a line break (grammars whose `line-break` setting
-        // makes lines blocks test it so).
-        std::string& text =
-            p.key == "example" ? rule_.examples.back().text : rule_.counters.back().text;
-        for (std::size_t i = text.find("\\n"); i != std::string::npos; i = text.find("\\n", i)) {
-          text.replace(i, 2, "\n");
-          ++i;
-        }
-      }
+      if (Status s = read_property(p, has_match); !s) return s;
     }
+    if (Status s = check_rule(has_match); !s) return s;
+    if (Status s = read_templates(); !s) return s;
+    g_.rules_.push_back(std::move(rule_));
+    return Status::Ok();
+  }
+
+  // One property of the rule being read.
+  Status read_property(Property& p, bool& has_match) {
+    const Location at = p.value.at(0);
+    if (p.key == "doc") {
+      rule_.doc = p.value.text;
+    } else if (p.key == "match") {
+      if (has_match) return error_at(at, "a rule has one 'match'");
+      PatternParser parser(p.value);
+      auto pattern = parser.parse();
+      if (!pattern) return pattern.error();
+      rule_.match = std::move(*pattern);
+      has_match = true;
+    } else if (p.key == "emit") {
+      rule_.emit = p.value.text;
+      emit_src_ = p.value;
+    } else if (p.key == "refers") {
+      return read_refers(p, at);
+    } else if (p.key == "defines") {
+      rule_.defines = true;
+      defines_src_ = p.value;
+    } else if (p.key == "continues") {
+      char extra;
+      if (std::sscanf(p.value.text.c_str(), "%d%c", &rule_.continues, &extra) != 1 ||
+          rule_.continues < 1 || rule_.continues > 16) {
+        return error_at(at, "expected the number of units allowed between the citations (1-16)");
+      }
+    } else if (p.key == "years") {
+      return read_years(p, at);
+    } else if (p.key == "heading") {
+      if (p.value.text != "yes" && p.value.text != "no") {
+        return error_at(at, "expected 'yes' or 'no'");
+      }
+      rule_.heading = p.value.text == "yes";
+    } else if (p.key == "complete") {
+      const int cls = g_.lexicon_.class_index(p.value.text);
+      if (cls < 0) return error_at(at, "no lexicon class '" + p.value.text + "' declared");
+      if (g_.lexicon_.classes()[static_cast<std::size_t>(cls)].column("work") < 0) {
+        return error_at(at, "lexicon class '" + p.value.text + "' has no column 'work'");
+      }
+      rule_.complete_class = cls;
+    } else if (p.key == "example" || p.key == "counter") {
+      return read_example(p, at);
+    }
+    return Status::Ok();
+  }
+
+  // "refers: self", "self {capture.attribute}", "previous" or "previous {capture.attribute}".
+  Status read_refers(const Property& p, const Location& at) {
+    const std::string& v = p.value.text;
+    if (v == "self") {
+      rule_.refers = Rule::Refers::kSelf;
+    } else if (v.rfind("self ", 0) == 0) {
+      rule_.refers = Rule::Refers::kSelf;
+      refers_src_ = p.value;
+    } else if (v == "previous") {
+      rule_.refers = Rule::Refers::kPrevious;
+    } else if (v.rfind("previous ", 0) == 0) {
+      rule_.refers = Rule::Refers::kPreviousMeasure;
+      refers_src_ = p.value;
+    } else {
+      return error_at(at,
+                      "expected 'self', 'self {capture.attribute}', 'previous' or 'previous "
+                      "{capture.attribute}'");
+    }
+    return Status::Ok();
+  }
+
+  // "years: CAPTURE FROM-TO".
+  Status read_years(const Property& p, const Location& at) {
+    // "y 2000-", "y 1921-1972", "y -1972"
+    const std::string& v = p.value.text;
+    const std::size_t space = v.find(' ');
+    const std::size_t dash = v.find('-', space == std::string::npos ? 0 : space);
+    auto year_at = [&](std::string_view t, int& out) {
+      if (t.empty()) return true;
+      if (t.size() != 4) return false;
+      out = 0;
+      for (char c : t) {
+        if (c < '0' || c > '9') return false;
+        out = out * 10 + (c - '0');
+      }
+      return true;
+    };
+    if (space == std::string::npos || space == 0 || dash == std::string::npos ||
+        !year_at(std::string_view(v).substr(space + 1, dash - space - 1), rule_.years_from) ||
+        !year_at(std::string_view(v).substr(dash + 1), rule_.years_to) ||
+        rule_.years_from > rule_.years_to || (dash == v.size() - 1 && dash == space + 1)) {
+      return error_at(at,
+                      "expected 'CAPTURE FROM-TO' with four-digit years, either one "
+                      "left out ('y 2000-', 'y 1921-1972', 'y -1972')");
+    }
+    rule_.years_capture = v.substr(0, space);
+    years_at_ = at;
+    return Status::Ok();
+  }
+
+  // "example: TEXT => URN [; URN]" or "counter: TEXT".
+  Status read_example(const Property& p, const Location& at) {
+    Example ex;
+    ex.line = at.line;
+    const std::string& v = p.value.text;
+    const std::size_t arrow = v.find("=>");
+    if (p.key == "example") {
+      if (arrow == std::string::npos) return error_at(at, "expected 'TEXT => URN [; URN]'");
+      ex.text = v.substr(0, arrow);
+      while (!ex.text.empty() && ex.text.back() == ' ') ex.text.pop_back();
+      std::string urns = v.substr(arrow + 2);
+      std::size_t start = 0;
+      while (start <= urns.size()) {
+        std::size_t semi = urns.find(';', start);
+        // ';' also appears inside URNs: a separator is "; " followed by "urn:".
+        while (semi != std::string::npos && urns.compare(semi, 6, "; urn:") != 0) {
+          semi = urns.find(';', semi + 1);
+        }
+        std::string one = urns.substr(start, semi == std::string::npos ? semi : semi - start);
+        while (!one.empty() && one.front() == ' ') one.erase(0, 1);
+        while (!one.empty() && one.back() == ' ') one.pop_back();
+        if (!one.empty()) ex.urns.push_back(one);
+        if (semi == std::string::npos) break;
+        start = semi + 1;
+      }
+      rule_.examples.push_back(std::move(ex));
+    } else {
+      if (arrow != std::string::npos) {
+        return error_at(at, "a counter-example is only a text (it must give nothing)");
+      }
+      ex.text = v;
+      rule_.counters.push_back(std::move(ex));
+    }
+    // "\n" in an example's text is a line break (grammars whose `line-break` setting
+    // makes lines blocks test it so).
+    std::string& text =
+        p.key == "example" ? rule_.examples.back().text : rule_.counters.back().text;
+    for (std::size_t i = text.find("\\n"); i != std::string::npos; i = text.find("\\n", i)) {
+      text.replace(i, 2, "\n");
+      ++i;
+    }
+    return Status::Ok();
+  }
+
+  // What every rule must have: a doc, a match that cannot match nothing, a citation to give
+  // (emit or refers, or defines), an example, captures named once.
+  Status check_rule(bool has_match) {
     if (rule_.doc.empty()) return error_at(rule_.where, "rule '" + rule_.name + "' has no doc");
     if (!has_match) return error_at(rule_.where, "rule '" + rule_.name + "' has no match");
     if (rule_.emit.empty() && rule_.refers == Rule::Refers::kNone && !rule_.defines) {
@@ -770,6 +805,11 @@ class Loader {
       return error_at(years_at_,
                       "no capture '" + rule_.years_capture + "' in rule '" + rule_.name + "'");
     }
+    return Status::Ok();
+  }
+
+  // The templates of emit, refers and defines, read now that the captures are known.
+  Status read_templates() {
     if (!rule_.emit.empty()) {
       auto parts = parse_template(emit_src_, rule_);
       if (!parts) return parts.error();
@@ -820,7 +860,6 @@ class Loader {
       rule_.refers_year = std::move((*parts)[2]);
       rule_.refers_measure = std::move(parts->front());
     }
-    g_.rules_.push_back(std::move(rule_));
     return Status::Ok();
   }
 
