@@ -339,6 +339,14 @@ struct Extractor::Engine {
   std::vector<RuleCaptures> rule_captures;  // per rule
   int cap_parts = -1, cap_actparts = -1, cap_span = -1, cap_act = -1;
 
+  // Filled by Extractor::load, once `g` and `chain` are in place: the rules' names and what
+  // the settings say; the works without their dates; the rule programs (compiled later); the
+  // capture ids.
+  void read_grammar();
+  void index_dateless();
+  void add_programs();
+  void index_captures();
+
   // The id of a capture name, or -1.
   int capture_id(std::string_view name) const {
     auto it = std::lower_bound(capture_names.begin(), capture_names.end(), name,
@@ -504,12 +512,10 @@ std::shared_ptr<const text::CutAdvisor> make_window_gap_advisor(
     std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back, std::size_t forward);
 }  // namespace
 
-Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions& options) {
-  if (options.grammars.empty()) {
-    return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
-  }
-  std::shared_ptr<Extractor> x(new Extractor());
-  x->pool_ = std::make_shared<StatePool>();
+namespace {
+
+// The grammars `options` names; {"auto"}: every folder of DATA/grammars, in name order.
+Result<std::vector<std::string>> grammar_names(const ExtractorOptions& options) {
   std::vector<std::string> names = options.grammars;
   if (names.size() == 1 && names[0] == "auto") {
     namespace fs = std::filesystem;
@@ -522,18 +528,159 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     if (names.empty()) {
       return make_error(ErrorCode::kNotFound, "no grammar in " + options.data_dir + "/grammars");
     }
-    x->choose_per_document_ = names.size() > 1;
   }
-  // The grammar chooser's triggers and groups, and a hash of every grammar's data.
-  std::vector<std::vector<std::string>> choice_triggers;
-  std::vector<std::uint32_t> choice_groups;
-  std::uint64_t choice_hash = 0x63686f6f73657221ull;  // "chooser!"
+  return names;
+}
+
+// Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or the
+// whole phrase written compactly when all its words are short ("d.p.r.", "§"); the accented
+// spelling of the lexicon file too. A trigger only opens a window, so one word of a phrase is
+// enough, and fixed literals keep the scan fast.
+std::vector<std::vector<std::string>> trigger_words(const grammar::Grammar& g) {
+  std::vector<std::vector<std::string>> triggers;
+  std::set<std::string> seen;
+  auto add_trigger = [&](const std::string& phrase) {
+    const std::vector<std::string> tokens = phrase_tokens(phrase);
+    std::size_t best = tokens.size();
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+      if (utf8::count_code_points(tokens[k]) >= 3 &&
+          lexicon::is_word_char(static_cast<unsigned char>(tokens[k][0])) &&
+          (best == tokens.size() || tokens[k].size() > tokens[best].size())) {
+        best = k;
+      }
+    }
+    std::vector<std::string> chosen;
+    if (best < tokens.size()) {
+      chosen.push_back(tokens[best]);
+    } else {
+      chosen = tokens;  // written together: "d.p.r."
+    }
+    std::string key;
+    for (const auto& t : chosen) key += t + '\x1f';
+    if (seen.insert(key).second) triggers.push_back(std::move(chosen));
+  };
+  for (const auto& cls : g.lexicon().classes()) {
+    if (!cls.trigger) continue;
+    for (const std::string& v : cls.variants) add_trigger(v);
+    for (const std::string& w : cls.written) {
+      const bool accented = std::any_of(
+          w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      if (accented) add_trigger(w);
+    }
+  }
+  return triggers;
+}
+
+// The grammar chooser's triggers and groups (with several grammars), and a hash of every
+// grammar's data.
+struct ChooserInput {
+  std::vector<std::vector<std::string>> triggers;
+  std::vector<std::uint32_t> groups;
+  std::uint64_t hash = 0x63686f6f73657221ull;  // "chooser!"
+
+  // Grammar number `n`: its triggers (group 2n), and its markers (group 2n + 1), each phrase
+  // matched with its tokens written together ("s.i.", "by-law").
+  void add(std::size_t n, const grammar::Grammar& g,
+           const std::vector<std::vector<std::string>>& grammar_triggers) {
+    const auto group = static_cast<std::uint32_t>(2 * n);
+    hash = (hash ^ g.data_hash()) * 0x100000001b3ull;
+    for (const auto& t : grammar_triggers) {
+      triggers.push_back(t);
+      groups.push_back(group);
+    }
+    if (!g.markers().classes().empty()) {
+      for (const std::string& v : g.markers().classes()[0].variants) {
+        triggers.push_back(phrase_tokens(v));
+        groups.push_back(group + 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void Extractor::Engine::read_grammar() {
+  for (const Rule& r : g.rules()) rule_names.push_back(g.name() + "/" + r.name);
+  lines_are_blocks = settings().line_break == grammar::Settings::LineBreak::kParagraph;
+  title_unlinked = settings().heading_title == grammar::Settings::HeadingTitle::kUnlinked;
+}
+
+// Works by their names without the date, for `complete: CLASS` rules.
+void Extractor::Engine::index_dateless() {
+  dateless.resize(g.rules().size());
+  for (std::size_t r = 0; r < g.rules().size(); ++r) {
+    const int cls = g.rules()[r].complete_class;
+    if (cls < 0) continue;
+    const auto& c = g.lexicon().classes()[static_cast<std::size_t>(cls)];
+    const auto col = static_cast<std::size_t>(c.column("work"));
+    for (const auto& row : c.rows) {
+      if (std::string key = without_date(row[col]); !key.empty()) {
+        dateless[r].emplace(std::move(key), row[col]);
+      }
+    }
+  }
+}
+
+// Rule programs (compiled on first use: programs()).
+void Extractor::Engine::add_programs() {
+  for (const Rule& r : g.rules()) {
+    if (!combined_regex.empty()) combined_regex += '|';
+    combined_regex += "(?:" + without_captures(r.regex) + ")";
+    rule_re.push_back(std::make_unique<RuleProgram>(r.regex));
+  }
+}
+
+// Capture names by number (capture_names), and each rule's ids.
+void Extractor::Engine::index_captures() {
+  std::set<std::string> names;
+  for (const Rule& r : g.rules()) names.insert(r.captures.begin(), r.captures.end());
+  capture_names.assign(names.begin(), names.end());
+  cap_parts = capture_id("parts");
+  cap_actparts = capture_id("actparts");
+  cap_span = capture_id("span");
+  cap_act = capture_id("act");
+  rule_captures.resize(g.rules().size());
+  for (std::size_t r = 0; r < g.rules().size(); ++r) {
+    RuleCaptures& rc = rule_captures[r];
+    // Group k + 1 is capture k (RuleProgram).
+    const std::vector<std::string>& captures = g.rules()[r].captures;
+    rc.group_ids.assign(captures.size() + 1, -1);
+    for (std::size_t k = 0; k < captures.size(); ++k) {
+      rc.group_ids[k + 1] = capture_id(captures[k]);
+    }
+    auto add_part = [&](const grammar::TemplatePart& part) {
+      const std::size_t at = rc.choice_ids.size();
+      for (const auto& c : part.choices) {
+        rc.choice_ids.push_back(capture_id(c.capture));
+        rc.choice_attributes.push_back(c.attribute.empty() ? -1 : chain->attribute_id(c.attribute));
+      }
+      return at;
+    };
+    const Rule& rule = g.rules()[r];
+    if (!rule.years_capture.empty()) rc.years_id = capture_id(rule.years_capture);
+    for (const auto& part : rule.emit_parts) rc.emit_at.push_back(add_part(part));
+    rc.measure_at = add_part(rule.refers_measure);
+    rc.year_at = add_part(rule.refers_year);
+  }
+}
+
+Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions& options) {
+  if (options.grammars.empty()) {
+    return make_error(ErrorCode::kInvalidArgument, "no grammar to load");
+  }
+  std::shared_ptr<Extractor> x(new Extractor());
+  x->pool_ = std::make_shared<StatePool>();
+  auto names = grammar_names(options);
+  if (!names) return names.error();
+  x->choose_per_document_ =
+      options.grammars.size() == 1 && options.grammars[0] == "auto" && names->size() > 1;
+  ChooserInput choice;
   scan::TriggerOptions to;
   to.engine = options.engine;
   to.cache_dir = options.cache_dir == "-"    ? std::string()
                  : options.cache_dir.empty() ? default_cache_dir()
                                              : options.cache_dir;
-  for (const std::string& name : names) {
+  for (const std::string& name : *names) {
     auto g = grammar::Grammar::load(options.data_dir, name);
     if (!g) return g.error();
     {  // the publishers' identifiers of documents this jurisdiction maps (document_name.h)
@@ -547,47 +694,9 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     engine->g = std::move(*g);
     engine->use_dfa = options.engine != scan::Engine::kRe2;
     engine->chain = std::make_unique<ChainSetup>(engine->g);
-    for (const Rule& r : engine->g.rules())
-      engine->rule_names.push_back(engine->g.name() + "/" + r.name);
-    const grammar::Settings& settings = engine->g.settings();
-    engine->lines_are_blocks = settings.line_break == grammar::Settings::LineBreak::kParagraph;
+    engine->read_grammar();
     x->any_lines_are_blocks_ = x->any_lines_are_blocks_ || engine->lines_are_blocks;
-    engine->title_unlinked = settings.heading_title == grammar::Settings::HeadingTitle::kUnlinked;
-    // Triggers: for every phrase of a trigger class, its longest word (3 letters or more), or
-    // the whole phrase written compactly when all its words are short ("d.p.r.", "§"); the
-    // accented spelling of the lexicon file too. A trigger only opens a window, so one word of
-    // a phrase is enough, and fixed literals keep the scan fast.
-    std::vector<std::vector<std::string>> triggers;
-    std::set<std::string> seen;
-    auto add_trigger = [&](const std::string& phrase) {
-      const std::vector<std::string> tokens = phrase_tokens(phrase);
-      std::size_t best = tokens.size();
-      for (std::size_t k = 0; k < tokens.size(); ++k) {
-        if (utf8::count_code_points(tokens[k]) >= 3 &&
-            lexicon::is_word_char(static_cast<unsigned char>(tokens[k][0])) &&
-            (best == tokens.size() || tokens[k].size() > tokens[best].size())) {
-          best = k;
-        }
-      }
-      std::vector<std::string> chosen;
-      if (best < tokens.size()) {
-        chosen.push_back(tokens[best]);
-      } else {
-        chosen = tokens;  // written together: "d.p.r."
-      }
-      std::string key;
-      for (const auto& t : chosen) key += t + '\x1f';
-      if (seen.insert(key).second) triggers.push_back(std::move(chosen));
-    };
-    for (const auto& cls : engine->g.lexicon().classes()) {
-      if (!cls.trigger) continue;
-      for (const std::string& v : cls.variants) add_trigger(v);
-      for (const std::string& w : cls.written) {
-        const bool accented = std::any_of(
-            w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-        if (accented) add_trigger(w);
-      }
-    }
+    const std::vector<std::vector<std::string>> triggers = trigger_words(engine->g);
     if (triggers.empty()) {
       Error e = make_error(ErrorCode::kDataError,
                            "declares no trigger lexicon class (mark one 'lexicon ... trigger')");
@@ -598,80 +707,15 @@ Result<std::shared_ptr<const Extractor>> Extractor::load(const ExtractorOptions&
     auto scanner = scan::TriggerScanner::compile(triggers, to);
     if (!scanner) return scanner.error();
     engine->scanner = std::move(*scanner);
-    // For the chooser: the triggers, and the markers, each phrase matched with its tokens
-    // written together ("s.i.", "by-law").
-    const auto group = static_cast<std::uint32_t>(2 * x->engines_.size());
-    choice_hash = (choice_hash ^ engine->g.data_hash()) * 0x100000001b3ull;
-    for (const auto& t : triggers) {
-      choice_triggers.push_back(t);
-      choice_groups.push_back(group);
-    }
-    if (!engine->g.markers().classes().empty()) {
-      for (const std::string& v : engine->g.markers().classes()[0].variants) {
-        choice_triggers.push_back(phrase_tokens(v));
-        choice_groups.push_back(group + 1);
-      }
-    }
-    // Works by their names without the date, for `complete: CLASS` rules.
-    engine->dateless.resize(engine->g.rules().size());
-    for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
-      const int cls = engine->g.rules()[r].complete_class;
-      if (cls < 0) continue;
-      const auto& c = engine->g.lexicon().classes()[static_cast<std::size_t>(cls)];
-      const auto col = static_cast<std::size_t>(c.column("work"));
-      for (const auto& row : c.rows) {
-        if (std::string key = without_date(row[col]); !key.empty()) {
-          engine->dateless[r].emplace(std::move(key), row[col]);
-        }
-      }
-    }
-    // Rule programs (compiled on first use: Engine::programs()).
-    for (const Rule& r : engine->g.rules()) {
-      if (!engine->combined_regex.empty()) engine->combined_regex += '|';
-      engine->combined_regex += "(?:" + without_captures(r.regex) + ")";
-      engine->rule_re.push_back(std::make_unique<RuleProgram>(r.regex));
-    }
-    // Capture names by number (Engine::capture_names).
-    {
-      std::set<std::string> capture_names;
-      for (const Rule& r : engine->g.rules()) {
-        capture_names.insert(r.captures.begin(), r.captures.end());
-      }
-      engine->capture_names.assign(capture_names.begin(), capture_names.end());
-      engine->cap_parts = engine->capture_id("parts");
-      engine->cap_actparts = engine->capture_id("actparts");
-      engine->cap_span = engine->capture_id("span");
-      engine->cap_act = engine->capture_id("act");
-      engine->rule_captures.resize(engine->g.rules().size());
-      for (std::size_t r = 0; r < engine->g.rules().size(); ++r) {
-        Engine::RuleCaptures& rc = engine->rule_captures[r];
-        // Group k + 1 is capture k (RuleProgram).
-        const std::vector<std::string>& captures = engine->g.rules()[r].captures;
-        rc.group_ids.assign(captures.size() + 1, -1);
-        for (std::size_t k = 0; k < captures.size(); ++k) {
-          rc.group_ids[k + 1] = engine->capture_id(captures[k]);
-        }
-        auto add_part = [&](const grammar::TemplatePart& part) {
-          const std::size_t at = rc.choice_ids.size();
-          for (const auto& c : part.choices) {
-            rc.choice_ids.push_back(engine->capture_id(c.capture));
-            rc.choice_attributes.push_back(
-                c.attribute.empty() ? -1 : engine->chain->attribute_id(c.attribute));
-          }
-          return at;
-        };
-        const Rule& rule = engine->g.rules()[r];
-        if (!rule.years_capture.empty()) rc.years_id = engine->capture_id(rule.years_capture);
-        for (const auto& part : rule.emit_parts) rc.emit_at.push_back(add_part(part));
-        rc.measure_at = add_part(rule.refers_measure);
-        rc.year_at = add_part(rule.refers_year);
-      }
-    }
+    choice.add(x->engines_.size(), engine->g, triggers);
+    engine->index_dateless();
+    engine->add_programs();
+    engine->index_captures();
     x->engines_.push_back(std::move(engine));
   }
   if (x->choose_per_document_) {
-    to.data_hash = choice_hash;
-    auto chooser = scan::TriggerScanner::compile(choice_triggers, to, choice_groups);
+    to.data_hash = choice.hash;
+    auto chooser = scan::TriggerScanner::compile(choice.triggers, to, choice.groups);
     if (!chooser) return chooser.error();
     x->chooser_ = std::move(*chooser);
   }
