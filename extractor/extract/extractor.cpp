@@ -1726,158 +1726,136 @@ Status Extractor::extract_over(const text::TextView& chunk, Session& session,
   return extract_from(chunk, session, out, 0, spare);
 }
 
-Status Extractor::extract_from(const text::TextView& chunk, Session& session,
-                               std::vector<Citation>& out, std::size_t first_new,
-                               std::vector<Citation>& spare) const {
+// The grammar whose triggers the first 32 KiB of a document's first chunk hold most often, in
+// st.chosen (left -1 when the text holds no trigger yet).
+Status Extractor::choose_grammar(const text::TextView& chunk, Session& session) const {
   Session::State& st = *session.state_;
-  if (chunk.text.size() >= 0xFFFFFFF0u) {
-    return make_error(ErrorCode::kLimitExceeded, "a text chunk of 4 GB or more");
+  // The grammar whose triggers the first 32 KiB of this first chunk hold most often, a marker
+  // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
+  // (ties: the first by name). 32 KiB tell the languages apart (every document of the shared
+  // corpora is read as with 64 KiB; 16 KiB misread two US Code titles); one scan of them counts
+  // the triggers and markers of every grammar at once (chooser_).
+  constexpr std::size_t kMarkerWeight = 8;
+  std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceTextBytes);
+  if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
+    const std::size_t nl = sample.rfind('\n');
+    if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
   }
-  // Hard breaks: where the view inserted a synthetic block boundary.
-  st.breaks.clear();
-  for (const text::Piece& p : chunk.map.pieces()) {
-    if (p.kind == text::PieceKind::kSynthetic) st.breaks.push_back(p.text_begin - chunk.text_begin);
-  }
-  if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
-    // The grammar whose triggers the first 32 KiB of this first chunk hold most often, a marker
-    // (a word typical of its texts: "S.I.", "municipality") counting as kMarkerWeight triggers
-    // (ties: the first by name). 32 KiB tell the languages apart (every document of the shared
-    // corpora is read as with 64 KiB; 16 KiB misread two US Code titles); one scan of them counts
-    // the triggers and markers of every grammar at once (chooser_).
-    constexpr std::size_t kMarkerWeight = 8;
-    std::string_view sample = std::string_view(chunk.text).substr(0, kChoiceTextBytes);
-    if (sample.size() < chunk.text.size()) {  // end at a line break, not inside a word
-      const std::size_t nl = sample.rfind('\n');
-      if (nl != std::string_view::npos) sample = sample.substr(0, nl + 1);
+  // Text without any trigger or marker (a long preamble, a table of contents, a web page's
+  // menus) tells nothing: the rest of the chunk is read, and when it has none either the
+  // choice waits for the next chunk (no grammar finds anything without a trigger).
+  for (bool whole = false;; whole = true) {
+    if (Status s = chooser_->count_starts(sample, *st.chooser_scratch, st.chooser_counts); !s) {
+      return s;
     }
-    // Text without any trigger or marker (a long preamble, a table of contents, a web page's
-    // menus) tells nothing: the rest of the chunk is read, and when it has none either the
-    // choice waits for the next chunk (no grammar finds anything without a trigger).
-    for (bool whole = false;; whole = true) {
-      if (Status s = chooser_->count_starts(sample, *st.chooser_scratch, st.chooser_counts); !s) {
-        return s;
-      }
-      std::size_t best = 0;
-      int chosen = -1;
-      for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-        auto count = [&](std::size_t group) {
-          return group < st.chooser_counts.size() ? st.chooser_counts[group] : 0;
-        };
-        const std::size_t score = count(2 * ei) + kMarkerWeight * count(2 * ei + 1);
-        if (chosen < 0 || score > best) {
-          best = score;
-          chosen = static_cast<int>(ei);
-        }
-      }
-      if (best > 0) {
-        st.chosen = chosen;
-        break;
-      }
-      if (whole || sample.size() == chunk.text.size()) break;
-      sample = chunk.text;
-    }
-  }
-  if (!st.seen_text && !chunk.text.empty() && any_lines_are_blocks_) {
-    // Only plain text is read a line a block (UnitReading::lines_are_blocks): HTML and XML
-    // have no hard wrap to find.
-    st.wrap_width = chunk.format == text::Format::kText
-                        ? hard_wrap_width(std::string_view(chunk.text).substr(0, 8 << 10))
-                        : 0;
-  }
-  // The document's heading, read first from its first lines, so that references to the
-  // document itself anywhere in the document know its name, wherever chunks are cut (a
-  // grammar's `heading` rules name documents only here; its other rules may too, when the
-  // citation they find stands alone on one of the first lines).
-  if (!st.seen_text && st.self.empty() && !chunk.text.empty()) {
-    std::size_t head_end = 0;
-    for (int line = 0; line < 4 && head_end < chunk.text.size(); ++line) {
-      const std::size_t nl = chunk.text.find('\n', head_end);
-      head_end = nl == std::string::npos ? chunk.text.size() : nl + 1;
-    }
-    head_end = std::min<std::size_t>(head_end, 1024);
-    text::TextView head;
-    head.text_begin = chunk.text_begin;
-    head.text = chunk.text.substr(0, head_end);
-    std::vector<std::uint64_t> saved_breaks = st.breaks;
-    st.history.pin();  // the heading pass may clear the parsed names the acts point to
-    auto saved_history = st.history;
-    auto saved_defined = st.defined;
-    std::vector<Citation> found;
-    CitationSink found_sink{found};  // (no spares: these citations are dropped)
-    st.heading_pass = true;
+    std::size_t best = 0;
+    int chosen = -1;
     for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-      if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-      if (Status s = run_engine(ei, head, session, found_sink, nullptr); !s) {
-        st.heading_pass = false;
-        return s;
+      auto count = [&](std::size_t group) {
+        return group < st.chooser_counts.size() ? st.chooser_counts[group] : 0;
+      };
+      const std::size_t score = count(2 * ei) + kMarkerWeight * count(2 * ei + 1);
+      if (chosen < 0 || score > best) {
+        best = score;
+        chosen = static_cast<int>(ei);
       }
     }
-    found_sink.finish();
-    st.heading_pass = false;
-    st.breaks = std::move(saved_breaks);
-    st.history = std::move(saved_history);
-    st.defined = std::move(saved_defined);
-    st.previous.valid = false;
-    std::stable_sort(found.begin(), found.end(), [](const Citation& a, const Citation& b) {
-      return a.text_begin < b.text_begin;
-    });
-    // The first line of the heading names the document; a partial name there ("Health and
-    // Social Care (Wales) Act 2025", no chapter) gives way to a complete one on a following
-    // heading line ("2025 asc 1").
-    if (!found.empty() && is_heading(found.front(), chunk)) {
-      const Citation* pick = &found.front();
-      for (const Citation& c : found) {
-        if (pick->complete) break;
-        if (c.complete && is_heading(c, chunk)) pick = &c;
-      }
-      st.self = pick->work;
-      st.heading_end = pick->text_end;
+    if (best > 0) {
+      st.chosen = chosen;
+      break;
     }
+    if (whole || sample.size() == chunk.text.size()) break;
+    sample = chunk.text;
   }
-  CitationSink sink{out, first_new, &spare};
+  return Status::Ok();
+}
+
+// The document's heading, read first from its first lines, so that references to the document
+// itself anywhere in the document know its name, wherever chunks are cut (a grammar's
+// `heading` rules name documents only here; its other rules may too, when the citation they
+// find stands alone on one of the first lines). Leaves the session as it found it but for
+// st.self and st.heading_end.
+Status Extractor::read_heading(const text::TextView& chunk, Session& session) const {
+  Session::State& st = *session.state_;
+  std::size_t head_end = 0;
+  for (int line = 0; line < 4 && head_end < chunk.text.size(); ++line) {
+    const std::size_t nl = chunk.text.find('\n', head_end);
+    head_end = nl == std::string::npos ? chunk.text.size() : nl + 1;
+  }
+  head_end = std::min<std::size_t>(head_end, 1024);
+  text::TextView head;
+  head.text_begin = chunk.text_begin;
+  head.text = chunk.text.substr(0, head_end);
+  std::vector<std::uint64_t> saved_breaks = st.breaks;
+  st.history.pin();  // the heading pass may clear the parsed names the acts point to
+  auto saved_history = st.history;
+  auto saved_defined = st.defined;
+  std::vector<Citation> found;
+  CitationSink found_sink{found};  // (no spares: these citations are dropped)
+  st.heading_pass = true;
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
-    if (Status s = run_engine(ei, chunk, session, sink, nullptr); !s) {
-      sink.finish();
+    if (Status s = run_engine(ei, head, session, found_sink, nullptr); !s) {
+      st.heading_pass = false;
       return s;
     }
   }
-  sink.finish();
-  // Sort this chunk's citations, drop exact duplicates, map to the original.
-  // By start; citations starting together keep the order they were read in (list items).
-  auto by_start = [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; };
-  if (!std::is_sorted(out.begin() + static_cast<long>(first_new), out.end(), by_start)) {
-    std::stable_sort(out.begin() + static_cast<long>(first_new), out.end(), by_start);
+  found_sink.finish();
+  st.heading_pass = false;
+  st.breaks = std::move(saved_breaks);
+  st.history = std::move(saved_history);
+  st.defined = std::move(saved_defined);
+  st.previous.valid = false;
+  std::stable_sort(found.begin(), found.end(), [](const Citation& a, const Citation& b) {
+    return a.text_begin < b.text_begin;
+  });
+  // The first line of the heading names the document; a partial name there ("Health and
+  // Social Care (Wales) Act 2025", no chapter) gives way to a complete one on a following
+  // heading line ("2025 asc 1").
+  if (!found.empty() && is_heading(found.front(), chunk)) {
+    const Citation* pick = &found.front();
+    for (const Citation& c : found) {
+      if (pick->complete) break;
+      if (c.complete && is_heading(c, chunk)) pick = &c;
+    }
+    st.self = pick->work;
+    st.heading_end = pick->text_end;
   }
-  out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
-                        [](const Citation& a, const Citation& b) {
-                          return a.text_begin == b.text_begin && a.text_end == b.text_end &&
-                                 a.urn == b.urn;
-                        }),
-            out.end());
-  // The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
-  // first lines) named the document above; it is not a citation.
-  if (!st.seen_text && first_new < out.size() && is_heading(out[first_new], chunk)) {
-    auto last = out.begin() + static_cast<long>(first_new) + 1;
-    while (last != out.end() && last->text_end <= st.heading_end && is_heading(*last, chunk)) {
-      ++last;
-    }
-    // `heading.title = unlinked`: the line after the heading is the document's title, whose
-    // citations are not linked either (Normattiva).
-    bool title_unlinked = false;
-    for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
-      const bool ran = !choose_per_document_ || static_cast<int>(ei) == st.chosen;
-      title_unlinked = title_unlinked || (ran && engines_[ei]->title_unlinked);
-    }
-    const std::size_t title = chunk.text.find('\n', (last - 1)->text_end - chunk.text_begin);
-    if (title_unlinked && title != std::string_view::npos) {
-      std::size_t title_end = chunk.text.find('\n', title + 1);
-      if (title_end == std::string_view::npos) title_end = chunk.text.size();
-      while (last != out.end() && last->text_begin - chunk.text_begin < title_end) ++last;
-    }
-    out.erase(out.begin() + static_cast<long>(first_new), last);
+  return Status::Ok();
+}
+
+// The document's heading ("DECRETO LEGISLATIVO 3 febbraio 2026, n. 17" alone on one of its
+// first lines) named the document (read_heading); it is not a citation: out[first_new] is.
+void Extractor::drop_heading(const text::TextView& chunk, Session& session,
+                             std::vector<Citation>& out, std::size_t first_new) const {
+  Session::State& st = *session.state_;
+  auto last = out.begin() + static_cast<long>(first_new) + 1;
+  while (last != out.end() && last->text_end <= st.heading_end && is_heading(*last, chunk)) {
+    ++last;
   }
-  if (!chunk.text.empty()) st.seen_text = true;
+  // `heading.title = unlinked`: the line after the heading is the document's title, whose
+  // citations are not linked either (Normattiva).
+  bool title_unlinked = false;
+  for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+    const bool ran = !choose_per_document_ || static_cast<int>(ei) == st.chosen;
+    title_unlinked = title_unlinked || (ran && engines_[ei]->title_unlinked);
+  }
+  const std::size_t title = chunk.text.find('\n', (last - 1)->text_end - chunk.text_begin);
+  if (title_unlinked && title != std::string_view::npos) {
+    std::size_t title_end = chunk.text.find('\n', title + 1);
+    if (title_end == std::string_view::npos) title_end = chunk.text.size();
+    while (last != out.end() && last->text_begin - chunk.text_begin < title_end) ++last;
+  }
+  out.erase(out.begin() + static_cast<long>(first_new), last);
+}
+
+namespace {
+
+// The original spans of out[first_new...] and their code point and UTF-16 offsets, counted
+// forward from the last position reached in this document; then counted on to the chunk's end,
+// so that the next chunk continues from there.
+void set_offsets(const text::TextView& chunk, Extractor::Session::State& st,
+                 std::vector<Citation>& out, std::size_t first_new) {
   for (std::size_t i = first_new; i < out.size(); ++i) {
     Citation& c = out[i];
     c.start = chunk.map.to_original_begin(c.text_begin);
@@ -1918,6 +1896,61 @@ Status Extractor::extract_from(const text::TextView& chunk, Session& session,
     st.counted.utf16 += n.utf16;
     st.count_pos = chunk.orig_end;
   }
+}
+
+}  // namespace
+
+Status Extractor::extract_from(const text::TextView& chunk, Session& session,
+                               std::vector<Citation>& out, std::size_t first_new,
+                               std::vector<Citation>& spare) const {
+  Session::State& st = *session.state_;
+  if (chunk.text.size() >= 0xFFFFFFF0u) {
+    return make_error(ErrorCode::kLimitExceeded, "a text chunk of 4 GB or more");
+  }
+  // Hard breaks: where the view inserted a synthetic block boundary.
+  st.breaks.clear();
+  for (const text::Piece& p : chunk.map.pieces()) {
+    if (p.kind == text::PieceKind::kSynthetic) st.breaks.push_back(p.text_begin - chunk.text_begin);
+  }
+  if (choose_per_document_ && st.chosen < 0 && !chunk.text.empty()) {
+    if (Status s = choose_grammar(chunk, session); !s) return s;
+  }
+  if (!st.seen_text && !chunk.text.empty() && any_lines_are_blocks_) {
+    // Only plain text is read a line a block (UnitReading::lines_are_blocks): HTML and XML
+    // have no hard wrap to find.
+    st.wrap_width = chunk.format == text::Format::kText
+                        ? hard_wrap_width(std::string_view(chunk.text).substr(0, 8 << 10))
+                        : 0;
+  }
+  if (!st.seen_text && st.self.empty() && !chunk.text.empty()) {
+    if (Status s = read_heading(chunk, session); !s) return s;
+  }
+  CitationSink sink{out, first_new, &spare};
+  for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
+    if (choose_per_document_ && static_cast<int>(ei) != st.chosen) continue;
+    if (Status s = run_engine(ei, chunk, session, sink, nullptr); !s) {
+      sink.finish();
+      return s;
+    }
+  }
+  sink.finish();
+  // Sort this chunk's citations, drop exact duplicates, map to the original.
+  // By start; citations starting together keep the order they were read in (list items).
+  auto by_start = [](const Citation& a, const Citation& b) { return a.text_begin < b.text_begin; };
+  if (!std::is_sorted(out.begin() + static_cast<long>(first_new), out.end(), by_start)) {
+    std::stable_sort(out.begin() + static_cast<long>(first_new), out.end(), by_start);
+  }
+  out.erase(std::unique(out.begin() + static_cast<long>(first_new), out.end(),
+                        [](const Citation& a, const Citation& b) {
+                          return a.text_begin == b.text_begin && a.text_end == b.text_end &&
+                                 a.urn == b.urn;
+                        }),
+            out.end());
+  if (!st.seen_text && first_new < out.size() && is_heading(out[first_new], chunk)) {
+    drop_heading(chunk, session, out, first_new);
+  }
+  if (!chunk.text.empty()) st.seen_text = true;
+  set_offsets(chunk, st, out, first_new);
   return Status::Ok();
 }
 

@@ -141,6 +141,12 @@ class Extractor {
                       std::size_t first_new, std::vector<Citation>& spare) const;
   Status run_engine(std::size_t engine, const text::TextView& chunk, Session& session,
                     CitationSink& out, std::vector<Explanation>* trace) const;
+  // extract_from()'s steps on a document's first chunk: the grammar to read it with (several
+  // grammars), its heading (the document's own name), and the heading's citations left out.
+  Status choose_grammar(const text::TextView& chunk, Session& session) const;
+  Status read_heading(const text::TextView& chunk, Session& session) const;
+  void drop_heading(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
+                    std::size_t first_new) const;
   std::vector<std::unique_ptr<Engine>> engines_;
   DocumentIds document_ids_;
   std::shared_ptr<const text::CutAdvisor> cut_advisor_;
