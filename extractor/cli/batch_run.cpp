@@ -726,8 +726,9 @@ struct BatchOutputs {
     }
     line += "}\n";
     if (Status s = report_sink->write(line); !s) {
+      say(s);
       report_sink.reset();
-      return fail(s) == 0;
+      return false;
     }
     return true;
   }
@@ -736,15 +737,24 @@ struct BatchOutputs {
   bool finish_report() {
     if (!report_sink) return true;
     bool ok = true;
-    if (Status s = report_sink->flush(); !s) ok = fail(s) == 0;
+    if (Status s = report_sink->flush(); !s) {
+      say(s);
+      ok = false;
+    }
     report_sink.reset();
-    if (Status s = report->commit(false); !s) ok = fail(s) == 0;
+    if (Status s = report->commit(false); !s) {
+      say(s);
+      ok = false;
+    }
     return ok;
   }
 
  private:
-  static int fail(const Status& s) {
+  static void say(const Status& s) {
     std::fprintf(stderr, "lexlink markup: %s\n", s.error().to_string().c_str());
+  }
+  static int fail(const Status& s) {
+    say(s);
     return 2;
   }
 };

@@ -117,6 +117,15 @@ class Extractors {
  public:
   Extractors(const Context& context, const Args& args) : context_(context), args_(args) {}
 
+  // The default grammar, loaded with the command's own options (--self is checked as
+  // extract checks it); false when it cannot be (load_extractor said why).
+  bool load_default() {
+    auto x = load_extractor("stream", context_, args_);
+    if (!x) return false;
+    loaded_.emplace(args_.get("jurisdiction"), std::move(x));
+    return true;
+  }
+
   std::shared_ptr<const extract::Extractor> get(const std::string& jurisdiction) {
     auto x = loaded_.find(jurisdiction);
     if (x == loaded_.end()) {
@@ -140,10 +149,9 @@ class Extractors {
 Record read_record(const std::string& line, std::uint64_t line_no, const Setup& setup,
                    const std::string& default_jurisdiction, Extractors& extractors) {
   Record rec;
-  rec.request = document::read_stream_request(line, setup.batch.max_size);
+  rec.request = document::read_stream_request(line, setup.batch.max_size, "--max-size");
   rec.view = setup.default_view;
   document::StreamRequest& r = rec.request;
-  if (r.error.rfind("too large: ", 0) == 0) r.error += " (--max-size)";
   if (r.error.empty()) {
     if (r.format) rec.view.format = *r.format;
     if (r.jurisdiction.empty()) r.jurisdiction = default_jurisdiction;
@@ -235,7 +243,7 @@ int stream_command(const Context& context, const std::vector<std::string>& argv)
   if (const int rc = read_setup(context, argv, args, setup); rc != 0) return rc < 0 ? 0 : rc;
   const std::string default_jurisdiction = args.get("jurisdiction");
   Extractors extractors(context, args);
-  if (!extractors.get(default_jurisdiction)) return 2;  // load_extractor said why
+  if (!extractors.load_default()) return 2;
 
   const std::size_t jobs = setup.batch.jobs;
   batch::OrderedPool<Record, Output> pool(

@@ -21,7 +21,8 @@ bool string_field(const json& j, const char* name, std::string& out) {
 }
 
 // The fields of a record that is a JSON object; the first error found, or "".
-std::string read_fields(json& j, std::uint64_t max_content_bytes, StreamRequest& r) {
+std::string read_fields(json& j, std::uint64_t max_content_bytes, std::string_view limit_name,
+                        StreamRequest& r) {
   const auto content = j.find("content");
   if (content == j.end() || !content->is_string()) return "\"content\" (a string) is required";
   std::string format;
@@ -31,7 +32,7 @@ std::string read_fields(json& j, std::uint64_t max_content_bytes, StreamRequest&
   }
   const std::size_t size = content->get_ref<const std::string&>().size();
   if (max_content_bytes != 0 && size > max_content_bytes) {
-    return "too large: " + std::to_string(size) + " bytes, over the limit of " +
+    return "too large: " + std::to_string(size) + " bytes, over " + std::string(limit_name) + " " +
            std::to_string(max_content_bytes);
   }
   r.content = std::move(content->get_ref<std::string&>());
@@ -52,7 +53,8 @@ std::string read_fields(json& j, std::uint64_t max_content_bytes, StreamRequest&
 
 }  // namespace
 
-StreamRequest read_stream_request(std::string_view line, std::uint64_t max_content_bytes) {
+StreamRequest read_stream_request(std::string_view line, std::uint64_t max_content_bytes,
+                                  std::string_view limit_name) {
   StreamRequest r;
   try {
     json j = json::parse(line);
@@ -63,7 +65,7 @@ StreamRequest read_stream_request(std::string_view line, std::uint64_t max_conte
     if (const auto it = j.find("id"); it != j.end()) {
       r.id_json = it->dump(-1, ' ', false, json::error_handler_t::replace);
     }
-    r.error = read_fields(j, max_content_bytes, r);
+    r.error = read_fields(j, max_content_bytes, limit_name, r);
   } catch (const std::exception& e) {
     r.error = std::string("not a JSON record: ") + e.what();
   }

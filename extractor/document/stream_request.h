@@ -27,7 +27,9 @@ struct StreamRequest {
 };
 
 // Reads one line (without its line end). Content longer than `max_content_bytes` is an error
-// (0: no limit) and is not kept.
-StreamRequest read_stream_request(std::string_view line, std::uint64_t max_content_bytes = 0);
+// (0: no limit) and is not kept: "too large: N bytes, over LIMIT_NAME M", the limit named as
+// document::ReadOptions::limit_name names it (a command names its option).
+StreamRequest read_stream_request(std::string_view line, std::uint64_t max_content_bytes = 0,
+                                  std::string_view limit_name = "the limit of");
 
 }  // namespace lexlink::document

@@ -601,6 +601,20 @@ TEST_CASE("stream: JSON Lines in, the same records out in order, errors per reco
   CHECK(bare[1]["citations"] == out[1]["citations"]);
 }
 
+TEST_CASE("stream: the command's options are checked, records over --max-size say so", "[batch]") {
+  const std::string in = "{\"id\": 1, \"content\": \"Vista la legge 7 agosto 1990, n. 241.\"}\n";
+  auto bad_self = run_cli({"stream", "--self", "not a name"}, in);
+  CHECK(bad_self.exit_code == 2);
+  CHECK(bad_self.err.find("--self") != std::string::npos);
+  CHECK(bad_self.out.empty());
+  auto small = run_cli({"stream", "--max-size", "10"}, in);
+  CHECK(small.exit_code == 1);
+  const auto out = json_lines(small.out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0]["id"] == 1);
+  CHECK(out[0]["error"] == "line 1: too large: 37 bytes, over --max-size 10");
+}
+
 // A client that sends one record and waits for its answer before the next one (an editor's
 // plugin, a service) over pipes that stay open: each answer must come without the next record
 // or the end of the input.

@@ -98,17 +98,6 @@ std::uint64_t utf16_units(std::string_view s) {
   return n;
 }
 
-// Whether the document holds lexlink's own link markers (as rewrite_roundtrip_fuzz: UTF-16
-// spells them with NULs between the letters), which unmark removes: then unmark(markup(x))
-// need not be x.
-bool has_markers(std::string_view doc) {
-  std::string without_nul;
-  for (const char c : doc) {
-    if (c != '\0') without_nul += c;
-  }
-  return without_nul.find("lexlink") != std::string::npos;
-}
-
 void same(bool ok, const char* what) {
   if (!ok) die(kTarget, std::string("a C citation differs from the C++ one: ") + what);
 }
@@ -246,7 +235,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     err = nullptr;
     check_status("lexlink_unmark", lexlink_unmark(out, out_length, &plain, &plain_length, &err),
                  LEXLINK_OK, err);
-    if (std::string_view(plain, plain_length) != doc && !has_markers(doc)) {
+    if (std::string_view(plain, plain_length) != doc && !lexlink::test::has_lexlink_markers(doc)) {
       die(kTarget, "unmark(markup(x)) != x");
     }
     lexlink_string_free(plain);

@@ -81,4 +81,13 @@ void link_or_die(const std::string& target, const std::string& link) {
   if (ec) die("fuzz", "cannot link " + link + " to " + target + ": " + ec.message());
 }
 
+bool has_lexlink_markers(std::string_view doc) {
+  std::string without_nul;
+  without_nul.reserve(doc.size());
+  for (const char c : doc) {
+    if (c != '\0') without_nul += c;
+  }
+  return without_nul.find("lexlink") != std::string::npos;
+}
+
 }  // namespace lexlink::test

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_data.h"
 #include "rewrite/document.h"
 #include "rewrite/unmark.h"
 
@@ -103,15 +104,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(o.linked == !o.links.empty(), "linked without links, or links without being linked");
     check(o.linked || !o.detail.empty(), "a citation not linked without a reason");
   }
-  // A document holding lexlink's own markers loses them on unmark: compare with that. In a
-  // UTF-16 document they are spelled with NUL bytes between the letters ("l\0e\0x\0..."), which
-  // unmark reads once decoded: look for them with the NULs left out.
-  std::string without_nul;
-  without_nul.reserve(doc.size());
-  for (const char c : doc) {
-    if (c != '\0') without_nul += c;
-  }
-  const bool has_markers = without_nul.find("lexlink") != std::string::npos;
+  // A document holding lexlink's own markers loses them on unmark.
+  const bool has_markers = test::has_lexlink_markers(doc);
   const std::string back = rewrite::unmark(out);
   if (!has_markers) {
     check(back == doc, "unmark(markup(x)) != x");
