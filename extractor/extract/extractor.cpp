@@ -20,8 +20,12 @@
 #endif
 
 #include "common/utf8.h"
+#include "extract/captures.h"
+#include "extract/reading_windows.h"
 #include "extract/symbol_dfa.h"
+#include "extract/symbol_matcher.h"
 #include "extract/symbol_options.h"
+#include "extract/template_renderer.h"
 #include "extract/unit_builder.h"
 #include "extract/units.h"
 #include "grammar/grammar.h"
@@ -386,47 +390,6 @@ struct RuleAnswers {
   std::vector<Rule> rules;
 };
 
-// The captures of one match by capture id (Engine::capture_names), the set ones flagged.
-class Captures {
- public:
-  // Empties it for a grammar of `n` capture names.
-  void reset(std::size_t n) {
-    spans_.resize(n);
-    set_.assign(n, 0);
-  }
-  // The span of capture `id`, or nullptr when it is not set (or id is -1).
-  const Span* find(int id) const {
-    return id >= 0 && set_[static_cast<std::size_t>(id)] != 0
-               ? &spans_[static_cast<std::size_t>(id)]
-               : nullptr;
-  }
-  void set(int id, Span span) {
-    if (id < 0) return;
-    spans_[static_cast<std::size_t>(id)] = span;
-    set_[static_cast<std::size_t>(id)] = 1;
-  }
-  // Sets the captures of `other` that are not set here.
-  void add_missing(const Captures& other) {
-    for (std::size_t k = 0; k < set_.size() && k < other.set_.size(); ++k) {
-      if (set_[k] == 0 && other.set_[k] != 0) {
-        spans_[k] = other.spans_[k];
-        set_[k] = 1;
-      }
-    }
-  }
-  // Calls f(id, span) for every capture set, by id.
-  template <class F>
-  void for_each(F&& f) const {
-    for (std::size_t k = 0; k < set_.size(); ++k) {
-      if (set_[k] != 0) f(static_cast<int>(k), spans_[k]);
-    }
-  }
-
- private:
-  std::vector<Span> spans_;
-  std::vector<std::uint8_t> set_;
-};
-
 // What the extractor needs of a parsed work name.
 struct ParsedWork {
   bool ok = false;
@@ -506,11 +469,6 @@ Extractor::Session::~Session() {
   const std::lock_guard<std::mutex> lock(pool_->mu);
   if (pool_->states.size() < StatePool::kMaxStates) pool_->states.push_back(std::move(state_));
 }
-
-namespace {
-std::shared_ptr<const text::CutAdvisor> make_window_gap_advisor(
-    std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back, std::size_t forward);
-}  // namespace
 
 namespace {
 
@@ -854,151 +812,6 @@ std::size_t hard_wrap_width(std::string_view sample) {
   return 2 * full >= widths.size() ? width : 0;
 }
 
-struct WindowBuilder {
-  std::string_view text;
-  const std::vector<std::uint64_t>& breaks;  // sorted chunk-relative offsets
-
-  // ASCII bytes are judged from the byte (letters and digits are word characters); the others
-  // from their code point.
-  static bool ascii_word(unsigned char c) {
-    return static_cast<unsigned char>((c | 0x20) - 'a') < 26 ||
-           static_cast<unsigned char>(c - '0') < 10;
-  }
-  // The word boundary at or before `pos` (at most 64 bytes back).
-  std::size_t word_start(std::size_t pos) const {
-    std::size_t p = pos;
-    for (int guard = 0; p > 0 && guard < 64; ++guard) {
-      const auto c = static_cast<unsigned char>(text[p - 1]);
-      if (c < 0x80) {
-        if (!ascii_word(c)) break;
-        --p;
-        continue;
-      }
-      std::size_t k = p - 1;
-      while (k > 0 && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80) --k;
-      std::size_t len;
-      const char32_t cp = utf8::decode(text, k, len);
-      if (cp == utf8::kInvalid || !lexicon::is_word_char(cp)) break;
-      p = k;
-    }
-    return p;
-  }
-  // Where a list of numbers that runs past `pos` ends: from `pos`, as long as a number starts
-  // within kListGap bytes of the end of the last one (a list's glue: ", ", " e ", "-bis, ",
-  // ", lettera a), "), the end of that number's word; at most `limit`.
-  static constexpr std::size_t kListGap = 8;
-  std::size_t list_end(std::size_t pos, std::size_t limit) const {
-    std::size_t p = pos;
-    while (p < limit) {
-      const std::size_t stop = std::min(limit, p + kListGap);
-      std::size_t d = p;
-      while (d < stop && static_cast<unsigned char>(text[d] - '0') >= 10) ++d;
-      if (d == stop) break;
-      while (d < limit && static_cast<unsigned char>(text[d] - '0') < 10) ++d;
-      p = std::min(word_end(d), limit);
-    }
-    return p;
-  }
-  // Where a list of numbers that runs before `pos` starts, with its head (the partition word
-  // before it: "sections 1, 2, ..., 60 of title 42" read back from "title"): back from `pos`
-  // as long as a number ends within kListGap bytes of the start of the next one, then the
-  // words within kListGap bytes before the first; at least `limit`.
-  std::size_t list_start(std::size_t pos, std::size_t limit) const {
-    auto digit = [&](std::size_t at) { return static_cast<unsigned char>(text[at] - '0') < 10; };
-    std::size_t p = pos;
-    bool list = p < text.size() && digit(p);  // the window starts on a list's first number
-    while (p > limit) {
-      const std::size_t stop = p - limit > kListGap ? p - kListGap : limit;
-      std::size_t d = p;
-      while (d > stop && !digit(d - 1)) --d;
-      if (d == stop && (d == limit || !digit(d - 1))) break;
-      while (d > limit && digit(d - 1)) --d;
-      p = std::max(word_start(d), limit);
-      list = true;
-    }
-    if (list) p = std::max(word_start(p - limit > kListGap ? p - kListGap : limit), limit);
-    return p;
-  }
-  std::size_t word_end(std::size_t pos) const {
-    std::size_t p = pos;
-    for (int guard = 0; p < text.size() && guard < 64; ++guard) {
-      const auto c = static_cast<unsigned char>(text[p]);
-      if (c < 0x80) {
-        if (!ascii_word(c)) break;
-        ++p;
-        continue;
-      }
-      std::size_t len;
-      const char32_t cp = utf8::decode(text, p, len);
-      if (cp == utf8::kInvalid || !lexicon::is_word_char(cp)) break;
-      p += len;
-    }
-    return p;
-  }
-};
-
-// Extractor::cut_advisor(). A window spans [t - back, t + forward] around a trigger start t,
-// widened to whole words (which stop at white space) and along lists of numbers (as long as
-// a number comes within kListGap bytes of the last); outside windows nothing is read. So a cut
-// after white space at q changes nothing when no trigger starts in [q - forward, q + back] and
-// no digit is within 2 * kListGap of q. With several grammars the scanner holds them all (and
-// their markers: more starts than needed, never fewer).
-class WindowGapAdvisor final : public text::CutAdvisor {
- public:
-  WindowGapAdvisor(std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back,
-                   std::size_t forward)
-      : scanner_(std::move(scanner)), back_(back), forward_(forward) {}
-
-  std::size_t find_cut(std::string_view text, std::size_t from) const override {
-    // The view's text may differ by a few bytes from the bytes shown here (an invalid byte
-    // reads U+FFFD): a margin.
-    constexpr std::size_t kSlack = 64;
-    constexpr std::size_t kDigitGap = 2 * WindowBuilder::kListGap;
-    const std::size_t before = forward_ + kSlack;  // what must be seen before q
-    const std::size_t after = back_ + kSlack;      // and after it
-    if (text.size() < before + after || text.size() >= 0xFFFFFFF0u) return std::string_view::npos;
-    auto scratch = scanner_->make_scratch();
-    std::vector<std::uint32_t> starts;
-    auto digit = [&](std::size_t at) { return static_cast<unsigned char>(text[at] - '0') < 10; };
-    auto space = [&](std::size_t at) {
-      const char c = text[at];
-      return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-    };
-    // Places are judged kBlock at a time, each block with the starts that can reach it (from
-    // `before` ahead of it to `after` past it): the first acceptable place is usually near, and
-    // the rest of the text (a chunk's worth) is then never scanned.
-    constexpr std::size_t kBlock = 4096;
-    for (std::size_t q0 = std::max(from, before); q0 + after <= text.size(); q0 += kBlock) {
-      const std::size_t q_end = std::min(q0 + kBlock, text.size() - after + 1);
-      starts.clear();
-      if (!scanner_->find_starts(text, *scratch, starts, q0 - before, q_end + after)) {
-        return std::string_view::npos;
-      }
-      std::size_t next = 0;  // the first start not before q - before
-      for (std::size_t q = q0; q < q_end; ++q) {
-        if (!space(q - 1)) continue;
-        while (next < starts.size() && starts[next] + before < q) ++next;
-        if (next < starts.size() && starts[next] <= q + after) continue;
-        bool near_digit = false;
-        for (std::size_t d = q - kDigitGap; d < q + kDigitGap && !near_digit; ++d) {
-          near_digit = digit(d);
-        }
-        if (!near_digit) return q;
-      }
-    }
-    return std::string_view::npos;
-  }
-
- private:
-  std::shared_ptr<const scan::TriggerScanner> scanner_;
-  std::size_t back_, forward_;
-};
-
-std::shared_ptr<const text::CutAdvisor> make_window_gap_advisor(
-    std::shared_ptr<const scan::TriggerScanner> scanner, std::size_t back, std::size_t forward) {
-  return std::make_shared<WindowGapAdvisor>(std::move(scanner), back, forward);
-}
-
 }  // namespace
 
 namespace {
@@ -1104,22 +917,6 @@ const RuleAnswers& answers_for(const Engine& e, Cache& cache, const re2::StringP
   return cache.emplace(std::string(key), std::move(a)).first->second;
 }
 
-// The first marked start (SymbolDfa::mark_starts) at or after `pos`, or `n`: eight marks at a
-// time, as most are 0.
-std::size_t next_mark(const std::uint8_t* marks, std::size_t n, std::size_t pos) {
-  for (; pos + 8 <= n; pos += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, marks + pos, 8);
-    if (w != 0) {
-      const int zero_bits =
-          std::endian::native == std::endian::little ? std::countr_zero(w) : std::countl_zero(w);
-      return pos + static_cast<std::size_t>(zero_bits / 8);
-    }
-  }
-  while (pos < n && marks[pos] == 0) ++pos;
-  return pos;
-}
-
 // `work` parsed, from `cache` or now; the cache is cleared when it grows large (`history`, which
 // points into it, copies its acts first).
 const ParsedWork& parse_work(ParsedWorks& cache, ActHistory& history, const std::string& work,
@@ -1177,540 +974,549 @@ struct Extractor::CitationSink {
   }
 };
 
+namespace {
+
+// Whether `types` (type names separated by spaces) lists `type`.
+bool lists_type(std::string_view types, std::string_view type) {
+  for (std::size_t at = 0; at <= types.size();) {
+    const std::size_t sp = std::min(types.find(' ', at), types.size());
+    if (types.substr(at, sp - at) == type) return true;
+    at = sp + 1;
+  }
+  return false;
+}
+
+// How work names are parsed: unnumbered acts allowed (the profiles' Constitution of Italy).
+urn::ParseOptions work_parse_options() {
+  urn::ParseOptions po;
+  po.allow_unnumbered = true;
+  return po;
+}
+
+}  // namespace
+
+// One rule match read into citations, for run_engine(): the rules that match the span whole,
+// in order, each checked (does it apply here?), its work named (by its template, or the act
+// it points back to), its partitions read and its citations written to the sink. The first
+// rule that emits, or defines a name, ends the reading of the span; a rule that does neither
+// leaves the session as it was, but for the explanation of why (explain).
+struct Extractor::MatchReader {
+  const Engine& e;
+  std::size_t ei;
+  Session::State& st;
+  std::string_view text;  // the chunk's
+  std::uint64_t text_begin;
+  const UnitText& u;
+  const Interpreter& interp;
+  CitationSink& out;
+  std::vector<Explanation>* trace;
+
+  // Reads `match` with the rules of `answers`: true when one emitted or defined a name, with
+  // the unit where reading goes on in `resume`.
+  bool read(Span match, const RuleAnswers& answers, std::uint32_t& resume);
+
+ private:
+  // One rule's reading of the match.
+  struct Reading {
+    const Rule& rule;
+    int id;
+    const Engine::RuleCaptures& rc;
+    Span match;
+    Explanation* ex;  // with explain: what this rule made of the match
+    TemplateRenderer renderer;
+    void reject(const char* why) const {
+      if (ex != nullptr) ex->outcome = why;
+    }
+  };
+  // Where a reading ends: rejected (the next rule is tried), or done (the match is read).
+  enum class Outcome : std::uint8_t { kRejected, kDone };
+  // A citation of the act cited just before, with only punctuation between (apposition()).
+  enum class Repeat : std::uint8_t { kNo, kDropped, kReplaces };
+
+  Outcome read_rule(Reading& r, const RuleAnswers::Rule& answer, std::uint32_t& resume);
+  const char* check_applies(const Reading& r, const RuleAnswers::Rule& answer);
+  Outcome read_definition(Reading& r);
+  const char* refer(Reading& r, bool& failed);
+  bool refer_to_self(Reading& r);
+  void refer_to_previous_measure(Reading& r);
+  const char* read_items(Reading& r, std::string_view separator);
+  Repeat apposition(const Reading& r, const std::string& work_name);
+  std::size_t write_citations(const Reading& r, const ParsedWork& parsed, bool complete);
+  void remember(const Reading& r, const ParsedWork& parsed, std::size_t citations,
+                std::uint32_t& resume);
+};
+
+bool Extractor::MatchReader::read(Span match, const RuleAnswers& answers, std::uint32_t& resume) {
+  for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
+    const int id = answers.ids[ai];
+    const Rule& rule = e.g.rules()[static_cast<std::size_t>(id)];
+    if (rule.heading && !st.heading_pass) continue;  // a heading rule names, never cites
+    Explanation* ex = nullptr;
+    if (trace != nullptr) {
+      trace->push_back(describe_match(e.g, u, rule, match, text));
+      ex = &trace->back();
+    }
+    const Engine::RuleCaptures& rc = e.rule_captures[static_cast<std::size_t>(id)];
+    Reading r{rule,  id, rc,
+              match, ex, TemplateRenderer(interp, st.caps, rc.choice_ids, rc.choice_attributes)};
+    resume = match.end;
+    if (read_rule(r, answers.rules[ai], resume) == Outcome::kDone) return true;
+  }
+  return false;
+}
+
+// The rule's steps, each of which may reject it.
+Extractor::MatchReader::Outcome Extractor::MatchReader::read_rule(Reading& r,
+                                                                  const RuleAnswers::Rule& answer,
+                                                                  std::uint32_t& resume) {
+  if (const char* why = check_applies(r, answer); why != nullptr) {
+    r.reject(why);
+    return Outcome::kRejected;
+  }
+  if (r.rule.defines) return read_definition(r);
+  bool failed = false;
+  if (const char* why = refer(r, failed); why != nullptr) {
+    r.reject(why);
+    return Outcome::kRejected;
+  }
+  if (r.ex != nullptr) {
+    st.caps.for_each([&](int cid, Span span) {
+      r.ex->captures.push_back(e.capture_names[static_cast<std::size_t>(cid)] + " = " +
+                               describe_span(e.g, u, span, text));
+    });
+  }
+  if (failed) {
+    r.reject("a placeholder of the emit template has no value (unreadable date or number?)");
+    return Outcome::kRejected;
+  }
+  std::string& work = st.work;
+  if (r.rule.complete_class >= 0 && !work.empty()) {
+    const auto& known = e.dateless[static_cast<std::size_t>(r.id)];
+    const auto kit = known.find(work);
+    if (kit == known.end()) {
+      r.reject("the act has no date, and the catalogue does not know it");
+      return Outcome::kRejected;
+    }
+    work = kit->second;
+  }
+  if (work.empty()) {
+    r.reject(r.rule.refers == Rule::Refers::kSelf
+                 ? "refers to the document itself, whose name is unknown (--self)"
+                 : "refers to an earlier act, and none was cited before");
+    return Outcome::kRejected;
+  }
+  const ParsedWork& parsed = parse_work(st.parsed_works, st.history, work, work_parse_options());
+  if (!parsed.ok) {
+    if (r.ex != nullptr) r.ex->outcome = "the name '" + work + "' is invalid: " + parsed.error;
+    return Outcome::kRejected;
+  }
+  const grammar::Settings& settings = e.settings();
+  const auto sit = settings.separator_of.find(parsed.jurisdiction);
+  if (const char* why =
+          read_items(r, sit == settings.separator_of.end() ? settings.separator : sit->second);
+      why != nullptr) {
+    r.reject(why);
+    return Outcome::kRejected;
+  }
+  // A year instead of a date makes a name partial, unless the jurisdiction's details are
+  // year;number (`complete-year.<jur>`: uk "1985;67").
+  const bool complete =
+      !r.renderer.partial() && !r.renderer.year_only() &&
+      (!parsed.year_only || settings.complete_year.count(parsed.jurisdiction) > 0);
+  switch (apposition(r, parsed.act.work)) {
+    case Repeat::kNo: break;
+    case Repeat::kDropped:
+      r.reject("names again the act cited just before (an apposition)");
+      st.previous.end_unit = r.match.end;
+      return Outcome::kDone;
+    case Repeat::kReplaces: out.pop_back(); break;  // the explicit citation below replaces it
+  }
+  const std::size_t citations = write_citations(r, parsed, complete);
+  if (citations == 0) {
+    r.reject("no valid reference name");
+    return Outcome::kRejected;
+  }
+  if (r.ex != nullptr) r.ex->outcome = "emitted";
+  remember(r, parsed, citations, resume);
+  return Outcome::kDone;
+}
+
+// Fills st.caps with the match's captures; why the rule does not apply here, or nullptr.
+const char* Extractor::MatchReader::check_applies(const Reading& r,
+                                                  const RuleAnswers::Rule& answer) {
+  if (!answer.matched) return "internal: the rule's own program did not match the span";
+  const std::uint32_t s = r.match.begin;
+  Captures& caps = st.caps;
+  caps.reset(e.capture_names.size());
+  for (const RuleAnswers::Capture& cap : answer.captures) {
+    caps.set(cap.id, Span{s + cap.begin, s + cap.end});
+  }
+  // `continues`: take the missing captures from the citation just before.
+  if (r.rule.continues > 0) {
+    if (!st.previous.valid || st.previous.engine != ei || s < st.previous.end_unit ||
+        s - st.previous.end_unit > static_cast<std::uint32_t>(r.rule.continues)) {
+      return "continues a list, but no citation ends just before";
+    }
+    caps.add_missing(st.previous.captures);
+  }
+  // `years`: the rule applies only to the years it names.
+  if (!r.rule.years_capture.empty()) {
+    const Span* ys = caps.find(r.rc.years_id);
+    std::string year;  // four digits: no allocation
+    int y = -1;
+    if (ys != nullptr && interp.year(*ys, year) && year.size() == 4) y = std::stoi(year);
+    if (y < r.rule.years_from || y > r.rule.years_to) return "the year is outside the rule's years";
+  }
+  return nullptr;
+}
+
+// A definition, no citation: "(“the 2014 Act”)" right after its act's citation names that act
+// from here on; "“the 2013 Act” means the ... Act 2013" (`defines: next`) names the citation
+// that follows (remember()).
+Extractor::MatchReader::Outcome Extractor::MatchReader::read_definition(Reading& r) {
+  const std::uint32_t s = r.match.begin;
+  if (!r.rule.defines_next && (!st.previous.valid || st.history.empty() ||
+                               s < st.previous.end_unit || s - st.previous.end_unit > 1)) {
+    r.reject("defines a name, but no citation ends just before");
+    return Outcome::kRejected;
+  }
+  std::string& measure = st.measure;
+  std::string& year = st.year;
+  measure.clear();
+  year.clear();
+  if (!r.renderer.render(r.rule.refers_measure, r.rc.measure_at, measure) ||
+      !r.renderer.render(r.rule.refers_year, r.rc.year_at, year)) {
+    r.reject("defines a name, but its type or year cannot be read");
+    return Outcome::kRejected;
+  }
+  if (r.rule.defines_next) {
+    st.pending_definition = definition_key(measure, year);
+    st.pending_definition_end = r.match.end;
+    r.reject("defines a name for the act cited next (no citation)");
+    return Outcome::kDone;
+  }
+  const Act& act = st.history.newest();
+  if (act.measure_type != measure || act.year != year) {
+    r.reject("defines a name of another type or year than the act cited just before");
+    return Outcome::kRejected;
+  }
+  // A partial name (a title alone: "... Act 1989 (“the 1989 Act”)") binds nothing: a later
+  // citation may give the act's number ("1989 c. 4. The 1989 Act ...").
+  if (work_number(act.work).empty()) {
+    r.reject("defines a name for an act whose name is partial (nothing bound)");
+    return Outcome::kRejected;
+  }
+  st.defined[definition_key(measure, year)] = act.work;
+  r.reject("defines a name for the act cited just before (no citation)");
+  st.previous.end_unit = r.match.end;
+  return Outcome::kDone;
+}
+
+// The work the rule names, into st.work: by its emit template, or the act it points back to
+// (`refers`). Why the rule does not apply, or nullptr; `failed` when a placeholder of the emit
+// template has no value.
+const char* Extractor::MatchReader::refer(Reading& r, bool& failed) {
+  std::string& work = st.work;
+  work.clear();
+  switch (r.rule.refers) {
+    case Rule::Refers::kNone:
+      failed = !r.renderer.render_all(r.rule.emit_parts, r.rc.emit_at, work);
+      break;
+    case Rule::Refers::kSelf:
+      if (!refer_to_self(r))
+        return "refers to the document itself, but names an act of another type";
+      break;
+    case Rule::Refers::kPrevious:
+      if (!st.history.empty()) work = st.history.newest().work;
+      break;
+    case Rule::Refers::kPreviousMeasure: refer_to_previous_measure(r); break;
+  }
+  return nullptr;
+}
+
+// `refers: self {s.measure}`: the document itself, only when it is an act of that type (br
+// "desta Lei" in a Medida Provisória is the text of the Lei it amends), or of one of the types
+// the value lists, separated by spaces (it "presente decreto": any decree). False when it is
+// not.
+bool Extractor::MatchReader::refer_to_self(Reading& r) {
+  std::string& measure = st.measure;
+  measure.clear();
+  if (r.rule.refers_measure.choices.empty() ||
+      !r.renderer.render(r.rule.refers_measure, r.rc.measure_at, measure) || measure.empty() ||
+      st.self.empty() ||
+      lists_type(measure, parse_work(st.parsed_works, st.history, st.self, work_parse_options())
+                              .act.measure_type)) {
+    st.work = st.self;
+    return true;
+  }
+  return false;
+}
+
+// `refers: previous-measure {type} [{year}]`: the last act of that type (and year) cited, or
+// named by a definition; none cited before ("the 1981 Act" defined elsewhere): the rule's own
+// name, if it has one (a partial name).
+void Extractor::MatchReader::refer_to_previous_measure(Reading& r) {
+  std::string& work = st.work;
+  std::string& measure = st.measure;
+  std::string& year = st.year;
+  measure.clear();
+  year.clear();
+  const bool by_year = !r.rule.refers_year.choices.empty();
+  if (r.renderer.render(r.rule.refers_measure, r.rc.measure_at, measure) &&
+      (!by_year || r.renderer.render(r.rule.refers_year, r.rc.year_at, year))) {
+    // A name the document defined ("the 2014 Act") before the last act of its year.
+    if (by_year && !st.defined.empty()) {
+      if (auto it = st.defined.find(definition_key(measure, year)); it != st.defined.end()) {
+        work = it->second;
+      }
+    }
+    for (std::size_t k = 0; work.empty() && k < st.history.size(); ++k) {
+      const Act& act = st.history.newest(k);
+      if (act.measure_type == measure && (!by_year || act.year == year)) {
+        work = act.work;
+        break;
+      }
+    }
+  }
+  if (work.empty() && !r.rule.emit_parts.empty() &&
+      !r.renderer.render_all(r.rule.emit_parts, r.rc.emit_at, work)) {
+    work.clear();
+  }
+}
+
+// The citations the match makes, into st.items: one per partition of its chain (the capture
+// `parts`), and the act on its own words where the settings say so; without a chain, the act.
+// Why the rule does not apply, or nullptr.
+const char* Extractor::MatchReader::read_items(Reading& r, std::string_view separator) {
+  const grammar::Settings& settings = e.settings();
+  const Captures& caps = st.caps;
+  const Span match = r.match;
+  std::vector<Interpreter::PartitionItem>& items = st.items;
+  items.clear();
+  const Span* span_cap = caps.find(e.cap_span);
+  const Span* parts = caps.find(e.cap_parts);
+  if (parts == nullptr) {
+    items.push_back(
+        Interpreter::PartitionItem{std::string(), span_cap != nullptr ? *span_cap : match});
+    return nullptr;
+  }
+  // `actparts`: levels written inside the act's words, before the chain ("Pub. L. 104-56,
+  // title II" before "§§ 201, 202"): the chain starts with them.
+  Span chain = *parts;
+  const Span* actparts = caps.find(e.cap_actparts);
+  const bool act_parts = actparts != nullptr && !actparts->empty() && actparts->begin < chain.begin;
+  if (act_parts) chain.begin = actparts->begin;
+  // A `span` capture bounds the citation (the words after it were only looked at).
+  if (!interp.partitions(chain, span_cap != nullptr ? *span_cap : match, separator, items)) {
+    return "the partition chain cannot be read";
+  }
+  // `partition.range-act = yes`: a range ("arts. 1º a 4º da Lei nº 9.826") stands for its act
+  // in the text: each item spans the whole range, and the act is cited on its own words
+  // (markup then links the act; extract still lists every item).
+  const bool range = std::any_of(items.begin(), items.end(),
+                                 [](const Interpreter::PartitionItem& i) { return i.in_range; });
+  if (range && settings.range_act) {
+    std::uint32_t act_begin = match.end;
+    caps.for_each([&](int cid, Span span) {
+      if (cid != e.cap_parts && cid != e.cap_span && span.begin >= parts->end) {
+        act_begin = std::min(act_begin, span.begin);
+      }
+    });
+    for (auto& item : items) item.span = Span{match.begin, match.end};
+    if (act_begin < match.end) {
+      items.push_back(Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
+    }
+  }
+  // `partition.act-words = yes`: the act is also cited on its own words (the capture `act`),
+  // as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
+  if (settings.act_words) {
+    if (const Span* act_cap = caps.find(e.cap_act); act_cap != nullptr && !act_cap->empty()) {
+      Interpreter::PartitionItem act{std::string(), *act_cap};
+      act.act_words = true;
+      if (act_parts) {  // the act's words cite the levels written inside them
+        std::vector<Interpreter::PartitionItem>& head = st.head_items;
+        interp.partitions(*actparts, *actparts, separator, head);
+        if (head.size() == 1) act.id = std::move(head[0].id);
+      }
+      items.push_back(std::move(act));
+    }
+  }
+  return nullptr;
+}
+
+// "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again right
+// after its citation, with only punctuation between, is not a second citation. Of the two the
+// one that gives the act's number is kept, or without one its date ("testo unico bancario
+// (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406 ... - Código Civil": the
+// first; "The Cambridgeshire Guided Busway Order 2005; S.I. 2005/3523", a title from the
+// catalogue: the second, which writes the number).
+Extractor::MatchReader::Repeat Extractor::MatchReader::apposition(const Reading& r,
+                                                                  const std::string& work_name) {
+  const std::vector<Interpreter::PartitionItem>& items = st.items;
+  const std::uint32_t s = r.match.begin, end = r.match.end;
+  if (!(items.size() == 1 && items[0].id.empty() && st.previous.valid &&
+        s >= st.previous.end_unit && s - st.previous.end_unit <= 3 &&
+        same_act(st.history.newest().work, work_name, st.act_keys))) {
+    return Repeat::kNo;
+  }
+  for (std::uint32_t k = st.previous.end_unit; k < s; ++k) {
+    const Unit& between = u.units[k];
+    if (!(between.token_count == 1 && between.cls < 0 &&
+          u.tokens.tokens[between.first_token].kind == lexicon::TokenKind::kPunct)) {
+      return Repeat::kNo;
+    }
+  }
+  const std::string_view number = work_number(work_name);
+  auto gives_number = [&](std::string_view t) {
+    return number.empty()
+               ? std::any_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; })
+               : writes_number(t, number);
+  };
+  std::uint32_t b = s;
+  while (b < end && u.units[b].token_count == 0) ++b;
+  const auto& ft = u.tokens.tokens[u.units[b].first_token];
+  const auto& lt = u.tokens.tokens[u.units[end - 1].first_token + u.units[end - 1].token_count - 1];
+  const bool explicit_now = gives_number(text.substr(ft.begin, lt.end - ft.begin));
+  if (explicit_now && st.previous.citations == 1 && !out.empty() &&
+      !gives_number(out.back().text)) {
+    return Repeat::kReplaces;
+  }
+  return Repeat::kDropped;
+}
+
+// Writes a citation per item of st.items whose reference name is valid; how many.
+std::size_t Extractor::MatchReader::write_citations(const Reading& r, const ParsedWork& parsed,
+                                                    bool complete) {
+  const std::string& work = st.work;
+  std::size_t written = 0;
+  for (const auto& item : st.items) {
+    // The reference: the work, or the work and "~" and the partition id. The work is valid
+    // (parsed); with a plain partition id so is the reference (ParsedWork::plain), else the
+    // whole name is checked.
+    std::string& ref = st.ref;
+    ref.assign(work);
+    if (!item.id.empty()) {
+      ref += '~';
+      ref += item.id;
+      const urn::ParseOptions po = work_parse_options();
+      if (!(parsed.plain && plain_partition_id(item.id) && ref.size() <= po.max_length) &&
+          !urn::validate(ref, po)) {
+        continue;
+      }
+    }
+    // Unit span -> token span -> text offsets.
+    std::uint32_t b = item.span.begin, en = item.span.end;
+    while (b < en && u.units[b].token_count == 0) ++b;
+    while (en > b && u.units[en - 1].token_count == 0) --en;
+    if (b >= en) continue;
+    const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
+    const lexicon::Token& t1 =
+        u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
+    // A reused citation keeps the memory of its strings: every field is set here.
+    Citation& c = out.next();
+    c.start = c.end = c.char_start = c.char_end = 0;  // extract() maps them
+    c.text_begin = text_begin + t0.begin;
+    c.text_end = text_begin + t1.end;
+    c.text.assign(text.data() + t0.begin, t1.end - t0.begin);
+    c.urn.swap(ref);  // (the spare's buffer goes to `ref`, assigned anew for the next)
+    c.work = parsed.act.work;
+    c.jurisdiction = parsed.jurisdiction;
+    c.rule = e.rule_names[static_cast<std::size_t>(r.id)];
+    c.complete = complete;
+    c.inner = item.act_words;
+    if (r.ex != nullptr) r.ex->urns.push_back(c.urn);
+    ++written;
+  }
+  return written;
+}
+
+// What later citations need of this one: the act it cites (and a `defines: next` name for
+// it), its captures for `continues`, and where it ends.
+void Extractor::MatchReader::remember(const Reading& r, const ParsedWork& parsed,
+                                      std::size_t citations, std::uint32_t& resume) {
+  const std::uint32_t s = r.match.begin, end = r.match.end;
+  // `defines: next`: a definition just before ("“the 2013 Act” means the ... Act 2013") names
+  // this act, when it is of that type and year and its name is complete.
+  if (!st.pending_definition.empty()) {
+    if (s >= st.pending_definition_end && s - st.pending_definition_end <= 2 &&
+        !work_number(parsed.act.work).empty() &&
+        st.pending_definition == definition_key(parsed.act.measure_type, parsed.act.year)) {
+      st.defined[st.pending_definition] = parsed.act.work;
+    }
+    st.pending_definition.clear();
+  }
+  st.history.push(parsed.act);
+  st.previous.valid = true;
+  st.previous.engine = ei;
+  st.previous.rule = static_cast<std::size_t>(r.id);
+  // A `span` that ends before the match: the words after it were only looked at ("20 U.S.C.
+  // 1087 and 42 U.S.C. 300": "and 42" is not a section of title 20) and are read again for the
+  // next citation.
+  if (const Span* span_cap = st.caps.find(e.cap_span);
+      span_cap != nullptr && span_cap->end > s && span_cap->end < end) {
+    resume = span_cap->end;
+  }
+  st.previous.end_unit = resume;
+  std::swap(st.previous.captures, st.caps);  // `caps` is reset before it is read again
+  st.previous.citations = citations;
+}
+
 Status Extractor::run_engine(std::size_t ei, const text::TextView& chunk, Session& session,
                              CitationSink& out, std::vector<Explanation>* trace) const {
   Session::State& st = *session.state_;
   const std::string_view text = chunk.text;
-  {
-    const Engine& e = *engines_[ei];
-    const grammar::Grammar& g = e.g;
-    st.starts.clear();
-    // The heading pass reads the first lines whole, triggers or not. Otherwise only the starts
-    // that make a difference to the windows below are found.
-    if (!st.heading_pass) {
-      if (Status s = e.scanner->find_window_starts(text, static_cast<std::size_t>(g.window_back()),
-                                                   static_cast<std::size_t>(g.window_forward()),
-                                                   st.breaks, *st.scratch[ei], st.starts);
-          !s) {
-        return s;
-      }
-      if (st.starts.empty()) return Status::Ok();
+  const Engine& e = *engines_[ei];
+  const grammar::Grammar& g = e.g;
+  // What is read: the heading pass reads the first lines whole, triggers or not; otherwise the
+  // windows around trigger starts (only the starts that make a difference to them are found).
+  st.starts.clear();
+  Windows windows;
+  if (st.heading_pass) {
+    windows.emplace_back(0, text.size());
+  } else {
+    const auto back = static_cast<std::size_t>(g.window_back());
+    const auto forward = static_cast<std::size_t>(g.window_forward());
+    if (Status s = e.scanner->find_window_starts(text, back, forward, st.breaks, *st.scratch[ei],
+                                                 st.starts);
+        !s) {
+      return s;
     }
-    // Windows around trigger starts, within the block that holds the start, merged.
-    WindowBuilder wb{text, st.breaks};
-    std::vector<std::pair<std::size_t, std::size_t>> windows;
-    if (st.heading_pass) windows.emplace_back(0, text.size());
-    for (std::uint32_t start : st.starts) {
-      auto it = std::upper_bound(st.breaks.begin(), st.breaks.end(), start);
-      const std::size_t block_end = it == st.breaks.end() ? text.size() : *it;
-      const std::size_t block_begin = it == st.breaks.begin() ? 0 : *(it - 1);
-      std::size_t lo = start > static_cast<std::size_t>(g.window_back())
-                           ? start - static_cast<std::size_t>(g.window_back())
-                           : 0;
-      std::size_t hi = start + static_cast<std::size_t>(g.window_forward());
-      lo = std::max(lo, block_begin);
-      hi = std::min(hi, block_end);
-      // A window that reaches back into the last one merges with it whatever word its start
-      // is in (the word's start is at or before `lo`): the search back is left out.
-      const bool merges = !windows.empty() && lo <= windows.back().second;
-      if (!merges) lo = std::max(wb.word_start(lo), block_begin);
-      hi = std::min(wb.word_end(hi), block_end);
-      if (merges || (!windows.empty() && lo <= windows.back().second)) {
-        windows.back().second = std::max(windows.back().second, hi);
-      } else {
-        windows.emplace_back(lo, hi);
-      }
+    if (st.starts.empty()) return Status::Ok();
+    reading_windows(text, st.breaks, st.starts, back, forward, windows);
+  }
+  // Units of every window, separated by breaks. Line breaks are breaks only in plain text: in
+  // HTML and XML a line break in the source is white space, and the elements (<br>, blocks)
+  // already break the text.
+  UnitText& u = st.units;
+  UnitReading reading;
+  reading.lines_are_blocks = e.lines_are_blocks && chunk.format == text::Format::kText;
+  reading.wrap_width = st.wrap_width;
+  build_units(g, text, windows, st.breaks, reading, u, st.word_ids);
+  // Leftmost-longest matches, one rule each; after a citation, reading goes on where it ends.
+  const Engine::Programs& programs = e.programs();
+  if (!programs.status) return programs.status;
+  Interpreter interp(g, *e.chain, u);
+  st.previous.valid = false;
+  const SymbolMatcher matcher(programs.dfa.get(), programs.combined.get(), u.symbols,
+                              st.match_starts, st.dfa_caches[ei]);
+  MatchReader reader{e, ei, st, text, chunk.text_begin, u, interp, out, trace};
+  const re2::StringPiece symbols(u.symbols);
+  std::vector<re2::StringPiece> groups;
+  std::size_t pos = 0;
+  while (pos < u.symbols.size()) {
+    Span m;
+    bool found = false;
+    if (Status s = matcher.next(pos, m, found); !s) return s;
+    if (!found) break;
+    if (m.end <= m.begin) {
+      pos = m.begin + 1;
+      continue;
     }
-    // A list that goes on past a window ("articoli 1, 2, 3, ..., 200 della legge ...", or
-    // before it: "sections 1, 2, ..., 60 of title 42" opened at "title"): the window follows
-    // it as long as numbers keep coming, within its block, up to the next window (so in dense
-    // text, where windows merge, there is nothing to do). Without this a list longer than the
-    // window lost every item.
-    if (!st.heading_pass && !windows.empty()) {
-      std::size_t kept = 0;
-      for (std::size_t k = 0; k < windows.size(); ++k) {
-        auto [lo, hi] = windows[k];
-        auto it = std::upper_bound(st.breaks.begin(), st.breaks.end(), hi);
-        std::size_t limit = it == st.breaks.end() ? text.size() : *it;
-        if (k + 1 < windows.size()) limit = std::min(limit, windows[k + 1].first);
-        if (hi < limit) hi = wb.list_end(hi, limit);
-        it = std::upper_bound(st.breaks.begin(), st.breaks.end(), lo);
-        std::size_t floor = it == st.breaks.begin() ? 0 : *(it - 1);
-        if (kept > 0) floor = std::max(floor, windows[kept - 1].second);
-        if (lo > floor) lo = wb.list_start(lo, floor);
-        if (kept > 0 && lo <= windows[kept - 1].second) {
-          windows[kept - 1].second = std::max(windows[kept - 1].second, hi);
-        } else {
-          windows[kept++] = {lo, hi};
-        }
-      }
-      windows.resize(kept);
-    }
-    // Units of every window, separated by breaks. Line breaks are breaks only in plain text: in
-    // HTML and XML a line break in the source is white space, and the elements (<br>, blocks)
-    // already break the text.
-    UnitText& u = st.units;
-    UnitReading reading;
-    reading.lines_are_blocks = e.lines_are_blocks && chunk.format == text::Format::kText;
-    reading.wrap_width = st.wrap_width;
-    build_units(g, text, windows, st.breaks, reading, u, st.word_ids);
-    // Leftmost-longest matches, one rule each.
-    const Engine::Programs& programs = e.programs();
-    if (!programs.status) return programs.status;
-    Interpreter interp(g, *e.chain, u);
-    st.previous.valid = false;
-    const re2::StringPiece symbols(u.symbols);
-    std::size_t pos = 0;
-    std::vector<re2::StringPiece> groups;
-    const SymbolDfa* dfa = programs.dfa.get();
-    if (dfa != nullptr) dfa->mark_starts(u.symbols, st.match_starts, st.dfa_caches[ei]);
-    while (pos < u.symbols.size()) {
-      // The leftmost-longest match from pos: the automata's (the next marked start, and the
-      // longest match there), or RE2's.
-      std::uint32_t s, end;
-      if (dfa != nullptr) {
-        const std::size_t n = st.match_starts.size();
-        pos = next_mark(st.match_starts.data(), n, pos);
-        if (pos == n) break;
-        const std::size_t longest = dfa->longest_from(u.symbols, pos, st.dfa_caches[ei]);
-        if (longest == SymbolDfa::kNoMatch) {
-          return make_error(ErrorCode::kInternal,
-                            "symbol automata: a marked start without a match");
-        }
-        s = static_cast<std::uint32_t>(pos);
-        end = static_cast<std::uint32_t>(longest);
-      } else {
-        re2::StringPiece m;
-        if (!programs.combined->Match(symbols, pos, u.symbols.size(), re2::RE2::UNANCHORED, &m,
-                                      1)) {
-          break;
-        }
-        s = static_cast<std::uint32_t>(m.data() - u.symbols.data());
-        end = static_cast<std::uint32_t>(s + m.size());
-      }
-      if (end <= s) {
-        pos = s + 1;
-        continue;
-      }
-      // Which rules match the span, and their captures: a function of the span's symbols
-      // alone (the rule programs have no assertions), so the answers are kept per session.
-      const RuleAnswers& answers = answers_for(e, st.answers[ei], symbols, s, end, groups);
-      bool emitted = false;
-      std::uint32_t resume = end;  // where reading goes on after an emitted citation
-      for (std::size_t ai = 0; ai < answers.ids.size(); ++ai) {
-        const int id = answers.ids[ai];
-        const Rule& rule = g.rules()[static_cast<std::size_t>(id)];
-        if (rule.heading && !st.heading_pass) continue;  // a heading rule names, never cites
-        Explanation* ex = nullptr;
-        if (trace != nullptr) {
-          trace->push_back(describe_match(g, u, rule, Span{s, end}, text));
-          ex = &trace->back();
-        }
-        auto reject = [&](const char* why) {
-          if (ex != nullptr) ex->outcome = why;
-        };
-        const RuleAnswers::Rule& answer = answers.rules[ai];
-        if (!answer.matched) {
-          reject("internal: the rule's own program did not match the span");
-          continue;
-        }
-        const Engine::RuleCaptures& rc = e.rule_captures[static_cast<std::size_t>(id)];
-        Captures& caps = st.caps;
-        caps.reset(e.capture_names.size());
-        for (const RuleAnswers::Capture& cap : answer.captures) {
-          caps.set(cap.id, Span{s + cap.begin, s + cap.end});
-        }
-        // `continues`: take the missing captures from the citation just before.
-        if (rule.continues > 0) {
-          if (!st.previous.valid || st.previous.engine != ei || s < st.previous.end_unit ||
-              s - st.previous.end_unit > static_cast<std::uint32_t>(rule.continues)) {
-            reject("continues a list, but no citation ends just before");
-            continue;
-          }
-          caps.add_missing(st.previous.captures);
-        }
-        // `years`: the rule applies only to the years it names.
-        if (!rule.years_capture.empty()) {
-          const Span* ys = caps.find(rc.years_id);
-          std::string year;  // four digits: no allocation
-          int y = -1;
-          if (ys != nullptr && interp.year(*ys, year) && year.size() == 4) {
-            y = std::stoi(year);
-          }
-          if (y < rule.years_from || y > rule.years_to) {
-            reject("the year is outside the rule's years");
-            continue;
-          }
-        }
-        const Span match{s, end};
-        // Render the work.
-        std::string& work = st.work;
-        work.clear();
-        bool partial = false, year_only = false, failed = false;
-        // Appends the first choice of `part` that has a value; its choices' captures and
-        // attributes are at `at` in rc.choice_ids and rc.choice_attributes.
-        auto render = [&](const grammar::TemplatePart& part, std::size_t at,
-                          std::string& into) -> bool {
-          if (part.choices.empty()) {
-            into += part.text;
-            return true;
-          }
-          for (std::size_t k = 0; k < part.choices.size(); ++k) {
-            const auto& c = part.choices[k];
-            if (c.capture.empty()) {
-              into += c.literal;
-              partial = partial || c.partial;
-              return true;
-            }
-            const Span* span = caps.find(rc.choice_ids[at + k]);
-            if (span == nullptr) continue;
-            const std::size_t mark = into.size();
-            bool ok = false;
-            using Read = grammar::TemplatePart::Choice::Read;
-            if (!c.attribute.empty()) {
-              ok = interp.attribute(*span, rc.choice_attributes[at + k], into);
-            } else {
-              switch (c.read) {
-                case Read::kDate: {
-                  bool yo = false;
-                  ok = interp.date(*span, yo, into);
-                  year_only = year_only || (ok && yo);
-                  break;
-                }
-                case Read::kYear: ok = interp.year(*span, into); break;
-                case Read::kDigits: ok = interp.digits(*span, into); break;
-                case Read::kRoman: ok = interp.roman(*span, into); break;
-                case Read::kText: ok = interp.text(*span, into); break;
-                case Read::kNumber: ok = interp.number(*span, into); break;
-              }
-            }
-            if (ok && into.size() > mark) return true;
-            into.resize(mark);  // no value, or an empty one: the next choice
-          }
-          return false;
-        };
-        auto render_emit = [&]() -> bool {
-          for (std::size_t p = 0; p < rule.emit_parts.size(); ++p) {
-            const grammar::TemplatePart& part = rule.emit_parts[p];
-            if (part.choices.empty()) {  // literal text ("urn:lex:it:"): no call
-              work += part.text;
-            } else if (!render(part, rc.emit_at[p], work)) {
-              return false;
-            }
-          }
-          return true;
-        };
-        if (rule.defines) {
-          // A definition, no citation: "(“the 2014 Act”)" right after its act's citation names
-          // that act from here on; "“the 2013 Act” means the ... Act 2013" (`defines: next`)
-          // names the citation that follows (where citations are emitted, below).
-          if (!rule.defines_next && (!st.previous.valid || st.history.empty() ||
-                                     s < st.previous.end_unit || s - st.previous.end_unit > 1)) {
-            reject("defines a name, but no citation ends just before");
-            continue;
-          }
-          std::string& measure = st.measure;
-          std::string& year = st.year;
-          measure.clear();
-          year.clear();
-          if (!render(rule.refers_measure, rc.measure_at, measure) ||
-              !render(rule.refers_year, rc.year_at, year)) {
-            reject("defines a name, but its type or year cannot be read");
-            continue;
-          }
-          if (rule.defines_next) {
-            st.pending_definition = definition_key(measure, year);
-            st.pending_definition_end = end;
-            reject("defines a name for the act cited next (no citation)");
-          } else {
-            const Act& act = st.history.newest();
-            if (act.measure_type != measure || act.year != year) {
-              reject("defines a name of another type or year than the act cited just before");
-              continue;
-            }
-            // A partial name (a title alone: "... Act 1989 (“the 1989 Act”)") binds nothing: a
-            // later citation may give the act's number ("1989 c. 4. The 1989 Act ...").
-            if (work_number(act.work).empty()) {
-              reject("defines a name for an act whose name is partial (nothing bound)");
-              continue;
-            }
-            st.defined[definition_key(measure, year)] = act.work;
-            reject("defines a name for the act cited just before (no citation)");
-            st.previous.end_unit = end;
-          }
-          emitted = true;
-          break;
-        }
-        switch (rule.refers) {
-          case Rule::Refers::kNone: failed = !render_emit(); break;
-          case Rule::Refers::kSelf: {
-            // `refers: self {s.measure}`: only when the document is an act of that type (br
-            // "desta Lei" in a Medida Provisória is the text of the Lei it amends), or of one of
-            // the types the value lists, separated by spaces (it "presente decreto": any decree).
-            std::string& measure = st.measure;
-            measure.clear();
-            urn::ParseOptions spo;
-            spo.allow_unnumbered = true;
-            auto lists = [](std::string_view types, std::string_view type) {
-              for (std::size_t at = 0; at <= types.size();) {
-                const std::size_t sp = std::min(types.find(' ', at), types.size());
-                if (types.substr(at, sp - at) == type) return true;
-                at = sp + 1;
-              }
-              return false;
-            };
-            if (rule.refers_measure.choices.empty() ||
-                !render(rule.refers_measure, rc.measure_at, measure) || measure.empty() ||
-                st.self.empty() ||
-                lists(measure,
-                      parse_work(st.parsed_works, st.history, st.self, spo).act.measure_type)) {
-              work = st.self;
-            } else {
-              reject("refers to the document itself, but names an act of another type");
-              continue;
-            }
-            break;
-          }
-          case Rule::Refers::kPrevious:
-            if (!st.history.empty()) work = st.history.newest().work;
-            break;
-          case Rule::Refers::kPreviousMeasure: {
-            std::string& measure = st.measure;
-            std::string& year = st.year;
-            measure.clear();
-            year.clear();
-            const bool by_year = !rule.refers_year.choices.empty();
-            if (render(rule.refers_measure, rc.measure_at, measure) &&
-                (!by_year || render(rule.refers_year, rc.year_at, year))) {
-              // A name the document defined ("the 2014 Act") before the last act of its year.
-              if (by_year && !st.defined.empty()) {
-                if (auto it = st.defined.find(definition_key(measure, year));
-                    it != st.defined.end()) {
-                  work = it->second;
-                }
-              }
-              for (std::size_t k = 0; work.empty() && k < st.history.size(); ++k) {
-                const Act& act = st.history.newest(k);
-                if (act.measure_type == measure && (!by_year || act.year == year)) {
-                  work = act.work;
-                  break;
-                }
-              }
-            }
-            // None cited before ("the 1981 Act" defined elsewhere): the rule's own name, if it
-            // has one (a partial name).
-            if (work.empty() && !rule.emit_parts.empty() && !render_emit()) work.clear();
-            break;
-          }
-        }
-        if (ex != nullptr) {
-          caps.for_each([&](int cid, Span span) {
-            ex->captures.push_back(e.capture_names[static_cast<std::size_t>(cid)] + " = " +
-                                   describe_span(g, u, span, text));
-          });
-        }
-        if (failed) {
-          reject("a placeholder of the emit template has no value (unreadable date or number?)");
-          continue;
-        }
-        if (rule.complete_class >= 0 && !work.empty()) {
-          const auto& known = e.dateless[static_cast<std::size_t>(id)];
-          const auto kit = known.find(work);
-          if (kit == known.end()) {
-            reject("the act has no date, and the catalogue does not know it");
-            continue;
-          }
-          work = kit->second;
-        }
-        if (work.empty()) {
-          reject(rule.refers == Rule::Refers::kSelf
-                     ? "refers to the document itself, whose name is unknown (--self)"
-                     : "refers to an earlier act, and none was cited before");
-          continue;
-        }
-        urn::ParseOptions po;
-        po.allow_unnumbered = true;  // the profiles' Constitution of Italy
-        const ParsedWork& parsed = parse_work(st.parsed_works, st.history, work, po);
-        if (!parsed.ok) {
-          if (ex != nullptr) ex->outcome = "the name '" + work + "' is invalid: " + parsed.error;
-          continue;
-        }
-        const std::string& jurisdiction = parsed.jurisdiction;
-        const grammar::Settings& settings = e.settings();
-        const auto sit = settings.separator_of.find(jurisdiction);
-        const std::string& sep =
-            sit == settings.separator_of.end() ? settings.separator : sit->second;
-        // Partitions.
-        std::vector<Interpreter::PartitionItem>& items = st.items;
-        items.clear();
-        const Span* span_cap = caps.find(e.cap_span);
-        if (const Span* parts = caps.find(e.cap_parts); parts != nullptr) {
-          // `actparts`: levels written inside the act's words, before the chain ("Pub. L.
-          // 104-56, title II" before "§§ 201, 202"): the chain starts with them.
-          Span chain = *parts;
-          const Span* actparts = caps.find(e.cap_actparts);
-          const bool act_parts =
-              actparts != nullptr && !actparts->empty() && actparts->begin < chain.begin;
-          if (act_parts) chain.begin = actparts->begin;
-          // A `span` capture bounds the citation (the words after it were only looked at).
-          if (!interp.partitions(chain, span_cap != nullptr ? *span_cap : match, sep, items)) {
-            reject("the partition chain cannot be read");
-            continue;
-          }
-          // `partition.range-act = yes`: a range ("arts. 1º a 4º da Lei nº 9.826") stands for its
-          // act in the text: each item spans the whole range, and the act is cited on its own
-          // words (markup then links the act; extract still lists every item).
-          const bool range =
-              std::any_of(items.begin(), items.end(),
-                          [](const Interpreter::PartitionItem& i) { return i.in_range; });
-          if (range && settings.range_act) {
-            std::uint32_t act_begin = match.end;
-            caps.for_each([&](int cid, Span span) {
-              if (cid != e.cap_parts && cid != e.cap_span && span.begin >= parts->end) {
-                act_begin = std::min(act_begin, span.begin);
-              }
-            });
-            for (auto& item : items) item.span = Span{match.begin, match.end};
-            if (act_begin < match.end) {
-              items.push_back(
-                  Interpreter::PartitionItem{std::string(), Span{act_begin, match.end}});
-            }
-          }
-          // `partition.act-words = yes`: the act is also cited on its own words (the capture
-          // `act`), as za publishers link "Act No. 32 of 2000" after "section 12 of the ...".
-          if (settings.act_words) {
-            if (const Span* act_cap = caps.find(e.cap_act);
-                act_cap != nullptr && !act_cap->empty()) {
-              Interpreter::PartitionItem act{std::string(), *act_cap};
-              act.act_words = true;
-              if (act_parts) {  // the act's words cite the levels written inside them
-                std::vector<Interpreter::PartitionItem>& head = st.head_items;
-                interp.partitions(*actparts, *actparts, sep, head);
-                if (head.size() == 1) act.id = std::move(head[0].id);
-              }
-              items.push_back(std::move(act));
-            }
-          }
-        } else {
-          items.push_back(
-              Interpreter::PartitionItem{std::string(), span_cap != nullptr ? *span_cap : match});
-        }
-        const std::string& work_name = parsed.act.work;
-        // A year instead of a date makes a name partial, unless the jurisdiction's details are
-        // year;number (`complete-year.<jur>`: uk "1985;67").
-        const bool complete = !partial && !year_only &&
-                              (!parsed.year_only || settings.complete_year.count(jurisdiction) > 0);
-        // "Lei nº 10.406, de 10 de janeiro de 2002 - Código Civil": the same act named again
-        // right after its citation, with only punctuation between, is not a second citation.
-        if (items.size() == 1 && items[0].id.empty() && st.previous.valid &&
-            s >= st.previous.end_unit && s - st.previous.end_unit <= 3 &&
-            same_act(st.history.newest().work, work_name, st.act_keys)) {
-          bool only_punct = true;
-          for (std::uint32_t k = st.previous.end_unit; k < s && only_punct; ++k) {
-            const Unit& between = u.units[k];
-            only_punct = between.token_count == 1 && between.cls < 0 &&
-                         u.tokens.tokens[between.first_token].kind == lexicon::TokenKind::kPunct;
-          }
-          if (only_punct) {
-            // Keep the citation that gives the act's number, or without one its date ("testo
-            // unico bancario (decreto legislativo n. 385 del 1993)": the second; "Lei nº 10.406
-            // ... - Código Civil": the first; "The Cambridgeshire Guided Busway Order 2005; S.I.
-            // 2005/3523", a title from the catalogue: the second, which writes the number).
-            const std::string_view number = work_number(work_name);
-            auto gives_number = [&](std::string_view t) {
-              return number.empty() ? std::any_of(t.begin(), t.end(),
-                                                  [](char ch) { return ch >= '0' && ch <= '9'; })
-                                    : writes_number(t, number);
-            };
-            std::uint32_t b = s, en = end;
-            while (b < en && u.units[b].token_count == 0) ++b;
-            const auto& ft = u.tokens.tokens[u.units[b].first_token];
-            const auto& lt =
-                u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-            const bool explicit_now = gives_number(text.substr(ft.begin, lt.end - ft.begin));
-            if (!(explicit_now && st.previous.citations == 1 && !out.empty() &&
-                  !gives_number(out.back().text))) {
-              reject("names again the act cited just before (an apposition)");
-              st.previous.end_unit = end;
-              emitted = true;
-              break;
-            }
-            out.pop_back();  // the name goes; the explicit citation below replaces it
-          }
-        }
-        bool any = false;
-        std::size_t emitted_here = 0;
-        for (const auto& item : items) {
-          // The reference: the work, or the work and "~" and the partition id. The work is
-          // valid (parsed above); with a plain partition id so is the reference (ParsedWork::
-          // plain), else the whole name is checked.
-          std::string& ref = st.ref;
-          ref.assign(work);
-          if (!item.id.empty()) {
-            ref += '~';
-            ref += item.id;
-            if (!(parsed.plain && plain_partition_id(item.id) && ref.size() <= po.max_length) &&
-                !urn::validate(ref, po)) {
-              continue;
-            }
-          }
-          // Unit span -> token span -> text offsets.
-          std::uint32_t b = item.span.begin, en = item.span.end;
-          while (b < en && u.units[b].token_count == 0) ++b;
-          while (en > b && u.units[en - 1].token_count == 0) --en;
-          if (b >= en) continue;
-          const lexicon::Token& t0 = u.tokens.tokens[u.units[b].first_token];
-          const lexicon::Token& t1 =
-              u.tokens.tokens[u.units[en - 1].first_token + u.units[en - 1].token_count - 1];
-          // A reused citation keeps the memory of its strings: every field is set here.
-          Citation& c = out.next();
-          c.start = c.end = c.char_start = c.char_end = 0;  // extract() maps them
-          c.text_begin = chunk.text_begin + t0.begin;
-          c.text_end = chunk.text_begin + t1.end;
-          c.text.assign(text.data() + t0.begin, t1.end - t0.begin);
-          c.urn.swap(ref);  // (the spare's buffer goes to `ref`, assigned anew for the next)
-          c.work = work_name;
-          c.jurisdiction = jurisdiction;
-          c.rule = e.rule_names[static_cast<std::size_t>(id)];
-          c.complete = complete;
-          c.inner = item.act_words;
-          if (ex != nullptr) ex->urns.push_back(c.urn);
-          any = true;
-          ++emitted_here;
-        }
-        if (!any) {
-          reject("no valid reference name");
-          continue;
-        }
-        if (ex != nullptr) ex->outcome = "emitted";
-        // `defines: next`: a definition just before ("“the 2013 Act” means the ... Act 2013")
-        // names this act, when it is of that type and year and its name is complete.
-        if (!st.pending_definition.empty()) {
-          if (s >= st.pending_definition_end && s - st.pending_definition_end <= 2 &&
-              !work_number(parsed.act.work).empty() &&
-              st.pending_definition == definition_key(parsed.act.measure_type, parsed.act.year)) {
-            st.defined[st.pending_definition] = parsed.act.work;
-          }
-          st.pending_definition.clear();
-        }
-        st.history.push(parsed.act);
-        st.previous.valid = true;
-        st.previous.engine = ei;
-        st.previous.rule = static_cast<std::size_t>(id);
-        // A `span` that ends before the match: the words after it were only looked at ("20
-        // U.S.C. 1087 and 42 U.S.C. 300": "and 42" is not a section of title 20) and are read
-        // again for the next citation.
-        if (span_cap != nullptr && span_cap->end > s && span_cap->end < end) {
-          resume = span_cap->end;
-        }
-        st.previous.end_unit = resume;
-        std::swap(st.previous.captures, caps);  // `caps` is reset before it is read again
-        st.previous.citations = emitted_here;
-        emitted = true;
-        break;
-      }
-      pos = emitted ? resume : s + 1;
-    }
+    // Which rules match the span, and their captures: a function of the span's symbols alone
+    // (the rule programs have no assertions), so the answers are kept per session.
+    const RuleAnswers& answers = answers_for(e, st.answers[ei], symbols, m.begin, m.end, groups);
+    std::uint32_t resume = m.end;
+    pos = reader.read(m, answers, resume) ? resume : m.begin + 1;
   }
   return Status::Ok();
 }

@@ -136,6 +136,7 @@ class Extractor {
   // 2 * engine + 1) in one scanner, for choosing a grammar per document in one scan.
   std::shared_ptr<const scan::TriggerScanner> chooser_;
   struct CitationSink;  // where run_engine() writes citations (extractor.cpp)
+  struct MatchReader;   // how run_engine() reads a rule match into citations (extractor.cpp)
   // extract() and extract_over(): out[first_new, ...) are citations to overwrite.
   Status extract_from(const text::TextView& chunk, Session& session, std::vector<Citation>& out,
                       std::size_t first_new, std::vector<Citation>& spare) const;

@@ -184,6 +184,10 @@ class Interpreter {
   mutable std::vector<std::string_view> numbers_;  // date()'s scratch
   struct Scratch;                                  // partitions()' buffers, kept for the chunk
   mutable std::unique_ptr<Scratch> scratch_;
+  // partitions()' steps (units.cpp): a chain's units read as elements, and the elements walked
+  // as paths through the document's structure.
+  class ElementReader;
+  class ChainWalker;
 };
 
 }  // namespace lexlink::extract
