@@ -326,6 +326,15 @@ constexpr std::array<std::uint8_t, 512> kWordShape = make_word_shapes();
 // tokenize(), and with `kIds` the word id of each token in `index` appended to `ids` as it is
 // read (the hot path: the text's bytes are looked up while they are at hand).
 // With `line_starts`, the index in out.tokens of each token after a line break is appended to it.
+// long-function: the tokenizer's byte loop, one branch per byte class (an ASCII word, a space, a
+// line break, digits, punctuation, another character, the rest of a word), each named by its
+// comment. Its write cursors (tok, nq, id) are locals of this one frame, shared by the branches
+// through inlined lambdas, so that they stay in registers: split into functions or members,
+// the char stores through `nq` may alias the cursors and force a reload per byte (a split was
+// not tried). Its weight: `extract --jurisdiction it` of the 491 KB Normattiva decree of
+// bench/results/2026-12-02-vm-engine-chain-splits-callgrind.txt spends 3.95 M of its 113 M
+// instructions here (about 65 M of the 113 M are loading), the most of any function of ours
+// outside loading.
 template <bool kIds>
 void tokenize_impl(std::string_view text, Tokens& out, std::uint32_t base, const WordIndex* index,
                    PodVector<std::uint32_t>* ids, std::vector<std::uint32_t>* line_starts) {

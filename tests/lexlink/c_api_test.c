@@ -319,8 +319,7 @@ static void test_citations(lexlink_extractor* x) {
           i, (unsigned long long)c->cp_start, (unsigned long long)c->cp_end,
           (unsigned long long)cp0, (unsigned long long)cp1, (unsigned long long)c->utf16_start,
           (unsigned long long)c->utf16_end, (unsigned long long)u0, (unsigned long long)u1);
-    CHECK(c->text_length == strlen(c->text) && c->text_length > 0, "citation %zu: text_length",
-          i);
+    CHECK(c->text_length == strlen(c->text) && c->text_length > 0, "citation %zu: text_length", i);
     const lexlink_citation* f = &from_file.items[i];
     CHECK(i < from_file.count && strcmp(f->urn, c->urn) == 0 && f->byte_start == c->byte_start &&
               f->utf16_end == c->utf16_end,
