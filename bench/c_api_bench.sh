@@ -12,13 +12,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-export PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
-# shellcheck disable=SC2046
-cc -O2 -std=c99 -Wall -Werror -o "$tmp/c_api_bench" bench/c_api_bench.c \
-  $(pkg-config --cflags --libs lexlink)
-awk 'length($0) >= 900 && length($0) <= 1200 && /legge/ { printf "%s", $0; exit }' \
-  corpora/it-normattiva-gazzetta-civica/text/*.txt > "$tmp/paragraph.txt"
+# shellcheck source=bench/installed_c_bench.sh
+. bench/installed_c_bench.sh
 out=bench/results/$(date +%F)-$(hostname -s)-c-api.txt
 {
   echo "# bench/c_api_bench.sh $build ($(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%FT%TZ))"

@@ -16,3 +16,8 @@ echo "== lexlink unmark build/sample.marked.txt gives the input back:" >&2
 build/lexlink unmark build/sample.marked.txt | cmp - "$sample" && echo "identical" >&2
 echo "== lexlink urn resolve < corpora/samples/urn-names.txt" >&2
 build/lexlink urn resolve < corpora/samples/urn-names.txt
+echo "== Python: the module is build/python/lexlink (PYTHONPATH=build/python; Debian's python3)" >&2
+PYTHONPATH=build/python /usr/bin/python3 -c '
+import lexlink
+for c in lexlink.Extractor().extract("Visto l’art. 3 della legge 3 aprile 2000, n. 56"):
+    print(c.start, c.end, c.urn)'

@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 
 echo "== format check (clang-format)" >&2
-files=$(git ls-files 'extractor/*.cpp' 'extractor/*.h' 'tests/*.cpp' 'tests/*.h' 'tests/*.c' 'bench/*.cpp' 'bench/*.h' 'bench/*.c' 2>/dev/null \
-        || find extractor tests bench -name '*.cpp' -o -name '*.h' -o -name '*.c')
+files=$(git ls-files 'extractor/*.cpp' 'extractor/*.h' 'tests/*.cpp' 'tests/*.h' 'tests/*.c' 'bench/*.cpp' 'bench/*.h' 'bench/*.c' 'bindings/*.cpp' 2>/dev/null \
+        || find extractor tests bench bindings -name '*.cpp' -o -name '*.h' -o -name '*.c')
 clang-format --dry-run --Werror $files
 
 echo "== optimised build and tests" >&2

@@ -62,7 +62,21 @@ cc -std=c99 -Wall -Werror -o "$tmp/c-consumer-static" "$here/consumer/consumer.c
 check "cc + pkg-config --static" \
   "$(LEXLINK_DATA=$(pkg-config --variable=datadir lexlink) "$tmp/c-consumer-static" "$text")"
 
+# The Python package, installed under lib/python3/dist-packages: the installed data, the CLI's
+# citations (the package is a thin layer over the same library).
+python_check() {
+  PYTHONPATH=$1/lib/python3/dist-packages ${LEXLINK_PYTHON:-/usr/bin/python3} -c '
+import sys, lexlink
+print("data", lexlink.default_data_folder())
+for c in lexlink.Extractor().extract(sys.argv[1].encode()):
+    print(c.start, c.end, c.utf16_start, c.utf16_end, c.urn)' "$text"
+}
+[ -f "$prefix/lib/python3/dist-packages/lexlink/_install.py" ] || {
+  echo "not installed: the Python package" >&2; exit 1; }
+check "Python" "$(python_check "$prefix")"
+
 # The tree moved elsewhere: the shared library finds the data beside itself.
 mv "$prefix" "$tmp/moved"
 check "moved prefix" "$(LD_LIBRARY_PATH=$tmp/moved/lib "$tmp/c-consumer" "$text")" "$tmp/moved"
+check "moved prefix, Python" "$(python_check "$tmp/moved")" "$tmp/moved"
 echo "install test: ok"
