@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -56,11 +57,37 @@ constexpr const char* kEvalUsage =
     "--jobs N reads N documents at a time (default: every core); the scores and details are\n"
     "the same for any N.\n";
 
+// A corpus folder's name, however the path is spelled ("corpora/uk-clml/", "uk-clml/.", "."):
+// the label of the scores and the source of the default jurisdiction.
+std::string corpus_name(const fs::path& corpus) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(corpus, ec), ec);
+  if (ec) p = corpus.lexically_normal();
+  std::string name = p.filename().string();
+  if (name.empty()) name = p.parent_path().filename().string();
+  return name;
+}
+
 // The jurisdiction a corpus folder's name gives: its prefix (it-normattiva-... -> it).
 std::string default_jurisdiction(const fs::path& corpus) {
-  std::string name = corpus.lexically_normal().filename().string();
-  if (name.empty()) name = corpus.lexically_normal().parent_path().filename().string();
+  const std::string name = corpus_name(corpus);
   return name.substr(0, name.find('-'));
+}
+
+// The measure types of the gold rows that have a name, sorted (for --measure that selects none).
+std::string gold_measures(const fs::path& corpus) {
+  auto rows = eval::read_gold((corpus / "gold.tsv").string());
+  std::set<std::string> types;
+  if (rows) {
+    for (const auto& [doc, links] : eval::scored_gold(std::move(*rows))) {
+      for (const eval::GoldLink& g : links) {
+        if (g.name && !g.name->measure.empty()) types.insert(g.name->measure);
+      }
+    }
+  }
+  std::string out;
+  for (const std::string& t : types) out += (out.empty() ? "" : ", ") + t;
+  return out.empty() ? "none" : out;
 }
 
 // The gold rows that are scored, by document, and the publisher-ids map (`ids`, empty when the
@@ -149,6 +176,14 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   std::size_t jobs_option = 0;
   if (!read_jobs("eval", args, jobs_option)) return 2;
   const fs::path corpus = args.positional()[0];
+  std::error_code ec;
+  if (!fs::is_regular_file(corpus / "gold.tsv", ec)) {
+    std::fprintf(stderr,
+                 "lexlink eval: %s: no gold.tsv (a corpus folder holds gold.tsv and text/*.txt: "
+                 "lexlink eval --help)\n",
+                 corpus.string().c_str());
+    return 2;
+  }
   std::string jur = args.get("jurisdiction");
   if (jur.empty()) jur = default_jurisdiction(corpus);
   // The extractor as `extract --jurisdiction J --format text` reads a document.
@@ -167,6 +202,13 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
   extract::DocumentIds ids;
   const auto gold = load_gold(context, corpus, jur, options.measure, ids);
   if (!gold) return 2;
+  if (gold->empty() && !options.measure.empty()) {
+    std::fprintf(stderr,
+                 "lexlink eval: --measure %s selects no gold row (the gold's measure types: "
+                 "%s)\n",
+                 options.measure.c_str(), gold_measures(corpus).c_str());
+    return 1;
+  }
   std::size_t limit = 0;
   if (!read_limit(args, limit)) return 2;
   std::unique_ptr<std::ofstream> details;
@@ -232,9 +274,9 @@ int eval_command(const Context& context, const std::vector<std::string>& argv) {
     if (details) write_details(*details, *order[k].first, score.details);
   }
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // The name as given, normalised ("corpora/uk-clml/" gives an empty one, as it always has).
-  const std::string name = corpus.lexically_normal().filename().string();
-  std::fputs(eval::report(name, total, el > 0 ? double(bytes) / 1e6 / el : 0.0).c_str(), stdout);
+  std::fputs(
+      eval::report(corpus_name(corpus), total, el > 0 ? double(bytes) / 1e6 / el : 0.0).c_str(),
+      stdout);
   if (options.linked_only) {
     std::printf("left out (no gold row overlaps them): %zu\n", total.unlinked);
   }

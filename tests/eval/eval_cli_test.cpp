@@ -79,3 +79,34 @@ TEST_CASE("eval scores a hand-made folder and refuses bad options", "[eval][cli]
                    "\"text\":\"elsewhere\",\"urn\":\"urn:lex:it:stato:legge:1999-01-01;1\"}\n") !=
         std::string::npos);
 }
+
+TEST_CASE(
+    "eval labels the scores with the folder's name however the path is spelled, refuses a "
+    "folder without gold.tsv and a --measure that selects nothing",
+    "[eval][cli]") {
+  TempDir dir("eval-label");
+  make_corpus(dir, std::string(kHeader) +
+                       "doc\t0\t26\tlegge 3 aprile 2000, n. 56\t"
+                       "urn:lex:it:stato:legge:2000-04-03;56\t\t\n");
+  const std::string name = dir.path.filename().string();
+  for (const std::string& spelling : {dir.path.string(), dir.path.string() + "/",
+                                      dir.path.string() + "/.", dir.path.string() + "/text/.."}) {
+    INFO(spelling);
+    auto r = run_cli({"eval", "--jurisdiction", "it", spelling});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind(name + ": work P=0.500 R=1.000 F1=0.667", 0) == 0);
+  }
+  auto no_gold = run_cli({"eval", (dir.path / "text").string()});
+  CHECK(no_gold.exit_code == 2);
+  CHECK(no_gold.out.empty());
+  CHECK(no_gold.err == "lexlink eval: " + (dir.path / "text").string() +
+                           ": no gold.tsv (a corpus folder holds gold.tsv and text/*.txt: lexlink "
+                           "eval --help)\n");
+  auto none = run_cli({"eval", "--jurisdiction", "it", "--measure", "decreto", dir.path.string()});
+  CHECK(none.exit_code == 1);
+  CHECK(none.out.empty());
+  CHECK(none.err ==
+        "lexlink eval: --measure decreto selects no gold row (the gold's measure types: legge)\n");
+  auto some = run_cli({"eval", "--jurisdiction", "it", "--measure", "legge", dir.path.string()});
+  CHECK(some.exit_code == 0);
+}
