@@ -20,9 +20,28 @@ bool string_field(const json& j, const char* name, std::string& out) {
   return true;
 }
 
+// The keys a record may have.
+constexpr const char* kKeys[] = {"id", "content", "format", "jurisdiction", "self"};
+
+// The first key of `j` that is not one of kKeys ("" when none): a misspelt key ("contnet",
+// "jurisdicton") would otherwise be a default silently taken.
+std::string unknown_key(const json& j) {
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const char* k : kKeys) known = known || key == k;
+    if (!known) return key;
+  }
+  return {};
+}
+
 // The fields of a record that is a JSON object; the first error found, or "".
 std::string read_fields(json& j, std::uint64_t max_content_bytes, std::string_view limit_name,
                         StreamRequest& r) {
+  if (const std::string key = unknown_key(j); !key.empty()) {
+    json name = key;
+    return "unknown key " + name.dump(-1, ' ', false, json::error_handler_t::replace) +
+           " (a record's keys: id, content, format, jurisdiction, self)";
+  }
   const auto content = j.find("content");
   if (content == j.end() || !content->is_string()) return "\"content\" (a string) is required";
   std::string format;

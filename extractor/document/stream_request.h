@@ -4,8 +4,9 @@
 // a null field is an absent one. Guarantees: read_stream_request never throws and accepts any
 // bytes; a record it cannot read gets an error (a sentence, without the line number, which the
 // caller knows) and keeps its id when the line was a JSON object, so that its answer can say
-// which record failed. The first error found wins, in this order: not JSON, not an object, no
-// content, a field of the wrong type, over the size limit, an unknown format, a bad self name.
+// which record failed. The first error found wins, in this order: not JSON, not an object, an
+// unknown key, no content, a field of the wrong type, over the size limit, an unknown format, a
+// bad self name.
 #pragma once
 
 #include <cstdint>
