@@ -516,6 +516,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   const bool bar = batch_options.progress == BatchOptions::ProgressMode::kBar;
   int status = 0;
   std::size_t done = 0;
+  std::uint64_t citations = 0, bytes_read = 0;
   // The paths of the inputs submitted and not yet written, in order.
   std::deque<std::string> in_flight;
   bool more = total > 0;
@@ -548,6 +549,8 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     in_flight.pop_front();
     ++done;
     if (!write_result(r, path, bar)) status = 1;
+    citations += r.citations;
+    bytes_read += r.bytes;
     progress.file_done(r.bytes, r.citations, !r.error.empty(), false);
     progress.tick();
   }
@@ -558,6 +561,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
                  done, total);
     return 128 + sig;
   }
+  if (citations == 0 && bytes_read > 0) hint_jurisdiction("extract", context, args);
   return status;
 }
 
@@ -583,7 +587,10 @@ int explain_command(const Context& context, const std::vector<std::string>& argv
     std::fprintf(stderr, "lexlink explain: %s\n", trace.error().to_string().c_str());
     return 1;
   }
-  if (trace->empty()) std::printf("no rule matched\n");
+  if (trace->empty()) {
+    std::printf("no rule matched\n");
+    hint_jurisdiction("explain", context, args);
+  }
   for (const auto& ex : *trace) {
     std::printf("%s\n  %s\n  matched: %s\n  units:", ex.rule.c_str(), ex.doc.c_str(),
                 ex.matched_text.c_str());

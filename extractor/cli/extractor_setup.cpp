@@ -110,6 +110,15 @@ std::string jurisdiction_list(const Context& context) {
   return out.empty() ? "none found in " + context.data_dir + "/grammars" : out;
 }
 
+void hint_jurisdiction(const char* command, const Context& context, const Args& args) {
+  if (args.given("jurisdiction")) return;
+  std::fprintf(stderr,
+               "lexlink %s: no citation found with the default jurisdiction (%s); "
+               "--jurisdiction J reads another (%s), --jurisdiction auto picks one per "
+               "document\n",
+               command, args.get("jurisdiction").c_str(), jurisdiction_list(context).c_str());
+}
+
 std::string usage_text(const Context& context, std::string_view usage) {
   const std::string spaced = jurisdiction_list(context);
   std::string piped = spaced;

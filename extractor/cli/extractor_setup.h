@@ -46,6 +46,11 @@ bool read_link_options(const char* command, const Context& context, const Args& 
 // for usage texts: "br eu fr it uk us za".
 std::string jurisdiction_list(const Context& context);
 
+// After a run that found no citation in text it read: when the jurisdiction was the default
+// (no --jurisdiction), a line on standard error naming --jurisdiction and auto, and the
+// jurisdictions the data folder holds. Nothing otherwise.
+void hint_jurisdiction(const char* command, const Context& context, const Args& args);
+
 // A usage text with the data folder's jurisdictions in place of "{jurisdictions}" (space-
 // separated) and "{jurisdictions|}" ('|'-separated), so that adding a jurisdiction is adding its
 // folders.

@@ -572,3 +572,26 @@ TEST_CASE("usage texts list the jurisdictions of the data folder", "[cli][usage]
   CHECK(stream.out.find("\"aa|zz|auto\"") != std::string::npos);
   CHECK(extract.out.find("{jurisdictions") == std::string::npos);
 }
+
+TEST_CASE(
+    "extract and explain say how to read another jurisdiction when the default finds "
+    "nothing",
+    "[cli][extract]") {
+  const std::string uk = "section 6(1) of the Transport Act 1985\n";
+  const std::string hint =
+      "no citation found with the default jurisdiction (it); --jurisdiction J reads another (";
+  auto none = run_cli({"extract", "-"}, uk);
+  CHECK(none.exit_code == 0);
+  CHECK(none.out.empty());
+  CHECK(none.err.find("lexlink extract: " + hint) == 0);
+  CHECK(none.err.find(" uk ") != std::string::npos);
+  CHECK(none.err.find("--jurisdiction auto picks one per document\n") != std::string::npos);
+  auto explain = run_cli({"explain", uk});
+  CHECK(explain.err.find("lexlink explain: " + hint) == 0);
+  // Asked for by name, or found: no hint.
+  CHECK(run_cli({"extract", "--jurisdiction", "it", "-"}, uk).err.empty());
+  auto found = run_cli({"extract", "--jurisdiction", "uk", "-"}, uk);
+  CHECK(found.err.empty());
+  CHECK_FALSE(found.out.empty());
+  CHECK(run_cli({"extract", "-"}, "legge 3 aprile 2000, n. 56\n").err.empty());
+}
