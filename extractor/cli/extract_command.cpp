@@ -72,9 +72,13 @@ constexpr const char* kExtractUsage =
     "  --stats FILE                  the run's summary as JSON\n";
 
 constexpr const char* kExplainUsage =
-    "usage: lexlink explain [--jurisdiction J] [--self URN] \"TEXT\"\n"
+    "usage: lexlink explain [--jurisdiction J] [--self URN] [--json] \"TEXT\"\n"
     "Shows, for each rule that matched TEXT, the units it read (text [symbol]), the captures and\n"
-    "the lexicon entries (file:line) behind them, and the names it gave or why it gave none.\n";
+    "the lexicon entries (file:line) behind them, and the names it gave or why it gave none.\n"
+    "--json: one JSON object per match (JSON Lines): rule, doc, matched {text, described, start,\n"
+    "end, char_start, char_end}, units, captures, citations [{urn, work, text, start, end,\n"
+    "char_start, char_end, utf16_start, utf16_end, complete, inner}], outcome. Offsets are\n"
+    "in bytes and code points of TEXT.\n";
 
 struct ExtractSetup {
   std::shared_ptr<const extract::Extractor> extractor;
@@ -565,9 +569,43 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   return status;
 }
 
+namespace {
+
+// One match of `explain --json`.
+json explanation_json(const extract::Explanation& ex, std::string_view input) {
+  json citations = json::array();
+  for (const extract::Citation& c : ex.citations) {
+    citations.push_back(json{{"urn", c.urn},
+                             {"work", c.work},
+                             {"text", c.text},
+                             {"start", c.start},
+                             {"end", c.end},
+                             {"char_start", c.char_start},
+                             {"char_end", c.char_end},
+                             {"utf16_start", c.utf16_start},
+                             {"utf16_end", c.utf16_end},
+                             {"complete", c.complete},
+                             {"inner", c.inner}});
+  }
+  return json{{"rule", ex.rule},
+              {"doc", ex.doc},
+              {"matched", json{{"text", std::string(input.substr(ex.start, ex.end - ex.start))},
+                               {"described", ex.matched_text},
+                               {"start", ex.start},
+                               {"end", ex.end},
+                               {"char_start", ex.char_start},
+                               {"char_end", ex.char_end}}},
+              {"units", ex.units},
+              {"captures", ex.captures},
+              {"citations", std::move(citations)},
+              {"outcome", ex.outcome}};
+}
+
+}  // namespace
+
 int explain_command(const Context& context, const std::vector<std::string>& argv) {
   Args args;
-  args.flag("help");
+  args.flag("help").flag("json");
   declare_extractor_options(args);
   declare_document_options(args, "text");
   declare_link_options(args);
@@ -588,8 +626,14 @@ int explain_command(const Context& context, const std::vector<std::string>& argv
     return 1;
   }
   if (trace->empty()) {
-    std::printf("no rule matched\n");
+    if (!args.has("json")) std::printf("no rule matched\n");
     hint_jurisdiction("explain", context, args);
+  }
+  if (args.has("json")) {
+    for (const auto& ex : *trace) {
+      write_json_line(stdout, explanation_json(ex, args.positional()[0]));
+    }
+    return 0;
   }
   for (const auto& ex : *trace) {
     std::printf("%s\n  %s\n  matched: %s\n  units:", ex.rule.c_str(), ex.doc.c_str(),

@@ -850,6 +850,8 @@ Explanation describe_match(const grammar::Grammar& g, const UnitText& u, const R
     const auto& t1 = u.tokens.tokens[unit.first_token + unit.token_count - 1];
     ex.units.push_back(std::string(text.substr(t0.begin, t1.end - t0.begin)) + " [" +
                        g.symbol_name(static_cast<std::uint8_t>(u.symbols[i])) + "]");
+    if (ex.text_end == 0) ex.text_begin = t0.begin;
+    ex.text_end = t1.end;
   }
   return ex;
 }
@@ -1424,7 +1426,10 @@ std::size_t Extractor::MatchReader::write_citations(const Reading& r, const Pars
     c.rule = e.rule_names[static_cast<std::size_t>(r.id)];
     c.complete = complete;
     c.inner = item.act_words;
-    if (r.ex != nullptr) r.ex->urns.push_back(c.urn);
+    if (r.ex != nullptr) {
+      r.ex->urns.push_back(c.urn);
+      r.ex->citations.push_back(c);
+    }
     ++written;
   }
   return written;
@@ -1774,6 +1779,28 @@ Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
   for (std::size_t ei = 0; ei < engines_.size(); ++ei) {
     if (Status s = run_engine(ei, *chunk, *session, sink, &trace); !s) {
       return s.error();
+    }
+  }
+  // Offsets in the input: bytes through the view's map, code points counted on the input.
+  auto code_points = [&](std::uint64_t byte) {
+    return text::count_units(std::string_view(input).substr(0, byte), chunk->encoding).code_points;
+  };
+  for (Explanation& ex : trace) {
+    ex.start = chunk->map.to_original_begin(ex.text_begin);
+    ex.end = chunk->map.to_original_end(ex.text_end);
+    ex.char_start = code_points(ex.start);
+    ex.char_end = code_points(ex.end);
+    for (Citation& c : ex.citations) {
+      c.start = chunk->map.to_original_begin(c.text_begin);
+      c.end = chunk->map.to_original_end(c.text_end);
+      const text::UnitCount b =
+          text::count_units(std::string_view(input).substr(0, c.start), chunk->encoding);
+      const text::UnitCount e =
+          text::count_units(std::string_view(input).substr(0, c.end), chunk->encoding);
+      c.char_start = b.code_points;
+      c.char_end = e.code_points;
+      c.utf16_start = b.utf16;
+      c.utf16_end = e.utf16;
     }
   }
   return trace;

@@ -68,13 +68,17 @@ struct ExtractorOptions {
 
 // One match of a rule, for `lexlink explain`.
 struct Explanation {
-  std::string rule;
+  std::string rule;  // "grammar/rule (file:line)"
   std::string doc;
   std::string matched_text;
+  // The match's span in the text explained: bytes and code points (and in the view's text).
+  std::uint64_t start = 0, end = 0, char_start = 0, char_end = 0;
+  std::uint64_t text_begin = 0, text_end = 0;
   std::vector<std::string> units;     // "text [symbol]" per unit of the match
   std::vector<std::string> captures;  // "name = text (class, file:line)"
   std::vector<std::string> urns;
-  std::string outcome;  // "emitted" or why not
+  std::vector<Citation> citations;  // the citations it emitted, with their offsets
+  std::string outcome;              // "emitted" or why not
 };
 
 class Extractor {

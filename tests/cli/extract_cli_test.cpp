@@ -595,3 +595,34 @@ TEST_CASE(
   CHECK_FALSE(found.out.empty());
   CHECK(run_cli({"extract", "-"}, "legge 3 aprile 2000, n. 56\n").err.empty());
 }
+
+TEST_CASE("explain --json gives each match with its offsets and its citations, complete or not",
+          "[cli][explain]") {
+  // An emoji first: 4 bytes, 1 code point, 2 UTF-16 units.
+  auto r = run_cli({"explain", "--json", "\xF0\x9F\x98\x80 la legge n. 56 del 2000"});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 1);
+  const auto& m = lines[0];
+  CHECK(m["rule"].get<std::string>().rfind("it/act-number-year (grammars/it/it.grammar:", 0) == 0);
+  CHECK(m["matched"]["text"] == "legge n. 56 del 2000");
+  CHECK(m["matched"]["start"] == 8);
+  CHECK(m["matched"]["end"] == 28);
+  CHECK(m["matched"]["char_start"] == 5);
+  CHECK(m["outcome"] == "emitted");
+  REQUIRE(m["citations"].size() == 1);
+  const auto& c = m["citations"][0];
+  CHECK(c["urn"] == "urn:lex:it:stato:legge:2000;56");
+  CHECK(c["complete"] == false);
+  CHECK(c["start"] == 8);
+  CHECK(c["char_start"] == 5);
+  CHECK(c["utf16_start"] == 6);
+  CHECK(c["utf16_end"] == 26);
+  // A match that emits nothing says why, with no citation.
+  auto rejected = run_cli({"explain", "--json", "articolo 5 del presente decreto"});
+  const auto rejected_lines = json_lines(rejected.out);
+  REQUIRE(rejected_lines.size() == 1);
+  CHECK(rejected_lines[0]["citations"].empty());
+  CHECK(rejected_lines[0]["outcome"] ==
+        "refers to the document itself, whose name is unknown (--self)");
+}
