@@ -60,6 +60,11 @@ constexpr const char* kExtractUsage =
     "                                utf16 (utf16_start, utf16_end: UTF-16 code units, as\n"
     "                                JavaScript, Java, .NET and LSP count), or all (default\n"
     "                                bytes,chars)\n"
+    "  --output jsonl|tsv|csv        JSON Lines (default), or a table with one header line and\n"
+    "                                the columns file, the --offsets spans, text, urn, work,\n"
+    "                                jurisdiction, complete, rule, href, inner (tsv: \\t \\n \\r\n"
+    "                                \\\\ escaped; csv: RFC 4180 quoting); a file that cannot be\n"
+    "                                read is then only on stderr\n"
     "  --engine hyperscan|re2        triggers by Hyperscan, rules by lexlink's automata; re2:\n"
     "                                RE2 for both (the slow reference path)\n"
     "  --cache DIR                   where the compiled trigger database is cached ('-': none)\n"
@@ -229,6 +234,114 @@ void append_citation_json(std::string& out, const extract::Citation& c,
   out.resize(static_cast<std::size_t>(p - begin));
 }
 
+namespace {
+
+// --output: JSON Lines, or a table.
+enum class Output : std::uint8_t { kJsonl, kTsv, kCsv };
+
+bool read_output(const std::string& value, Output& out) {
+  if (value == "jsonl") {
+    out = Output::kJsonl;
+  } else if (value == "tsv") {
+    out = Output::kTsv;
+  } else if (value == "csv") {
+    out = Output::kCsv;
+  } else {
+    std::fprintf(stderr, "lexlink extract: --output is jsonl, tsv or csv (got '%s')\n",
+                 value.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Appends one field of a table row: TSV with \t \n \r \\ escaped, CSV quoted when it holds a
+// comma, a quote or a line end (RFC 4180).
+void append_field(std::string& out, Output output, std::string_view field) {
+  if (output == Output::kTsv) {
+    for (char ch : field) {
+      switch (ch) {
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\\': out += "\\\\"; break;
+        default: out += ch;
+      }
+    }
+    return;
+  }
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += field;
+    return;
+  }
+  out += '"';
+  for (char ch : field) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+// The header line of a table.
+std::string table_header(Output output, const OffsetFields& offsets) {
+  std::vector<std::string_view> names = {"file"};
+  if (offsets.bytes) names.insert(names.end(), {"start", "end"});
+  if (offsets.code_points) names.insert(names.end(), {"char_start", "char_end"});
+  if (offsets.utf16) names.insert(names.end(), {"utf16_start", "utf16_end"});
+  names.insert(names.end(),
+               {"text", "urn", "work", "jurisdiction", "complete", "rule", "href", "inner"});
+  std::string line;
+  for (std::string_view n : names) {
+    if (line.size() > 0) line += output == Output::kTsv ? '\t' : ',';
+    line += n;
+  }
+  return line + "\n";
+}
+
+// One citation as a row of a table (the columns of table_header).
+void append_citation_row(PodVector<char>& out, Output output, std::string_view file,
+                         const extract::Citation& c, std::string_view href,
+                         const OffsetFields& offsets) {
+  const char sep = output == Output::kTsv ? '\t' : ',';
+  std::string row;
+  append_field(row, output, file);
+  auto number = [&](std::uint64_t v) {
+    row += sep;
+    row += std::to_string(v);
+  };
+  if (offsets.bytes) {
+    number(c.start);
+    number(c.end);
+  }
+  if (offsets.code_points) {
+    number(c.char_start);
+    number(c.char_end);
+  }
+  if (offsets.utf16) {
+    number(c.utf16_start);
+    number(c.utf16_end);
+  }
+  for (std::string_view f : {std::string_view(c.text), std::string_view(c.urn),
+                             std::string_view(c.work), std::string_view(c.jurisdiction)}) {
+    row += sep;
+    append_field(row, output, f);
+  }
+  row += sep;
+  row += c.complete ? "true" : "false";
+  row += sep;
+  append_field(row, output, c.rule);
+  row += sep;
+  append_field(row, output, href);
+  row += sep;
+  row += c.inner ? "true" : "false";
+  row += '\n';
+  const std::size_t at = out.size();
+  make_room(out, row.size());
+  out.resize(at + row.size());
+  std::memcpy(out.data() + at, row.data(), row.size());
+}
+
+}  // namespace
+
 bool read_offsets(const char* command, const std::string& value, OffsetFields& out) {
   out = OffsetFields{false, false, false};
   std::size_t at = 0;
@@ -388,6 +501,7 @@ void flush_lines(FileOut& r, bool direct, bool last) {
 struct ExtractRun {
   const ExtractSetup& setup;
   OffsetFields offsets;
+  Output output = Output::kJsonl;
   document::ReadOptions read_options;
   std::vector<document::DocumentExtractor> readings;
   bool direct = false;
@@ -409,7 +523,12 @@ struct ExtractRun {
       if (st) {
         st = readings[worker].run(reader, setup.self, [&](std::vector<extract::Citation>& cs) {
           for (const auto& c : cs) {
-            append_citation_line(r.lines, file_json, c, href_of(setup, c, href_scratch), offsets);
+            if (output == Output::kJsonl) {
+              append_citation_line(r.lines, file_json, c, href_of(setup, c, href_scratch), offsets);
+            } else {
+              append_citation_row(r.lines, output, path, c, href_of(setup, c, href_scratch),
+                                  offsets);
+            }
           }
           r.citations += cs.size();
           flush_lines(r, direct, false);
@@ -436,9 +555,9 @@ struct ExtractRun {
 
 // Writes a file's result to standard output: its lines (those spilled first), or its error
 // record (and the error on stderr). False for an error.
-bool write_result(FileOut& r, const std::string& path, bool bar) {
+bool write_result(FileOut& r, const std::string& path, bool bar, Output output) {
   if (!r.error.empty()) {
-    write_json_line(stdout, json{{"file", path}, {"error", r.error}});
+    if (output == Output::kJsonl) write_json_line(stdout, json{{"file", path}, {"error", r.error}});
     std::fprintf(stderr, "%slexlink extract: %s: %s\n", bar ? "\r\033[K" : "", path.c_str(),
                  r.error.c_str());
     return false;
@@ -462,7 +581,7 @@ int read_extract_args(const Context& context, const std::vector<std::string>& ar
   declare_extractor_options(args);
   declare_document_options(args);
   declare_link_options(args);
-  args.option("offsets", "bytes,chars");
+  args.option("offsets", "bytes,chars").option("output", "jsonl");
   declare_batch_options(args);
   if (!args.parse(argv)) {
     std::fprintf(stderr, "lexlink extract: %s\n\n%s", args.error().c_str(),
@@ -498,11 +617,14 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
   }
   OffsetFields offsets;
   if (!read_offsets("extract", args.get("offsets"), offsets)) return 2;
+  Output output = Output::kJsonl;
+  if (!read_output(args.get("output"), output)) return 2;
   ExtractSetup s;
   if (int rc = setup("extract", context, args, s); rc != 0) return rc;
+  if (output != Output::kJsonl) std::fputs(table_header(output, offsets).c_str(), stdout);
 
   const std::size_t jobs = std::min(batch_options.jobs, std::max<std::size_t>(1, total));
-  ExtractRun run{s, offsets, {}, {}, total == 1};
+  ExtractRun run{s, offsets, output, {}, {}, total == 1};
   run.read_options.max_bytes = batch_options.max_size;
   run.read_options.limit_name = "--max-size";
   run.readings.reserve(jobs);
@@ -552,7 +674,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
     const std::string path = std::move(in_flight.front());
     in_flight.pop_front();
     ++done;
-    if (!write_result(r, path, bar)) status = 1;
+    if (!write_result(r, path, bar, output)) status = 1;
     citations += r.citations;
     bytes_read += r.bytes;
     progress.file_done(r.bytes, r.citations, !r.error.empty(), false);

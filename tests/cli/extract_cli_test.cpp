@@ -626,3 +626,77 @@ TEST_CASE("explain --json gives each match with its offsets and its citations, c
   CHECK(rejected_lines[0]["outcome"] ==
         "refers to the document itself, whose name is unknown (--self)");
 }
+
+namespace {
+
+// The fields of a TSV line, unescaped (\t \n \r \\).
+std::vector<std::string> tsv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\t') {
+      out.emplace_back();
+    } else if (line[i] == '\\' && i + 1 < line.size()) {
+      const char e = line[++i];
+      out.back() += e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e;
+    } else {
+      out.back() += line[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& out) {
+  std::vector<std::string> lines;
+  std::size_t at = 0;
+  for (std::size_t nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1) {
+    lines.push_back(out.substr(at, nl - at));
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("extract --output tsv and csv give the JSON's fields in a table with one header",
+          "[cli][extract]") {
+  const auto texts = lexlink::test::corpus_texts("it-normattiva-gazzetta-civica");
+  REQUIRE_FALSE(texts.empty());
+  const std::string path = texts.front().string();
+  auto j = run_cli({"extract", "--offsets", "all", path});
+  auto t = run_cli({"extract", "--offsets", "all", "--output", "tsv", path});
+  REQUIRE(j.exit_code == 0);
+  REQUIRE(t.exit_code == 0);
+  const auto records = json_lines(j.out);
+  const auto rows = lines_of(t.out);
+  REQUIRE(records.size() > 5);
+  REQUIRE(rows.size() == records.size() + 1);
+  const std::vector<std::string> header = tsv_fields(rows[0]);
+  CHECK(rows[0] ==
+        "file\tstart\tend\tchar_start\tchar_end\tutf16_start\tutf16_end\ttext\turn\twork\t"
+        "jurisdiction\tcomplete\trule\thref\tinner");
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const auto fields = tsv_fields(rows[k + 1]);
+    REQUIRE(fields.size() == header.size());
+    for (std::size_t f = 0; f < header.size(); ++f) {
+      INFO(rows[k + 1] << " / " << header[f]);
+      const json& want =
+          header[f] == "inner" ? json(records[k].value("inner", false)) : records[k].at(header[f]);
+      CHECK(fields[f] == (want.is_string() ? want.get<std::string>() : want.dump()));
+    }
+  }
+  // Escapes: a file name with a tab, a comma and a quote.
+  const std::string odd = write_temp("lexlink-out\t\"a,b\".txt", "legge 3 aprile 2000, n. 56\n");
+  auto tsv = run_cli({"extract", "--output", "tsv", odd});
+  CHECK(lines_of(tsv.out).at(1).rfind(
+            std::string(odd.substr(0, odd.find('\t'))) + "\\t\"a,b\".txt\t0\t26\t", 0) == 0);
+  auto csv = run_cli({"extract", "--output", "csv", "--offsets", "bytes", odd});
+  CHECK(lines_of(csv.out).at(0) ==
+        "file,start,end,text,urn,work,jurisdiction,complete,rule,href,inner");
+  CHECK(lines_of(csv.out).at(1).rfind(
+            "\"" + std::string(odd.substr(0, odd.find('"'))) + "\"\"a,b\"\".txt\",0,26,", 0) == 0);
+  // A file that cannot be read: on stderr only, exit 1; a bad --output: exit 2.
+  auto missing = run_cli({"extract", "--output", "csv", odd, odd + ".missing"});
+  CHECK(missing.exit_code == 1);
+  CHECK(lines_of(missing.out).size() == 2);
+  CHECK(missing.err.find(".missing") != std::string::npos);
+  CHECK(run_cli({"extract", "--output", "xml", odd}).exit_code == 2);
+}
