@@ -37,6 +37,7 @@ struct BatchOptions {
   enum class ProgressMode { kNone, kBar, kJson } progress = ProgressMode::kNone;
   std::string stats;  // --stats FILE
   std::string report;
+  bool quiet = false;  // --quiet: no progress, no summary line (--stats still written)
 };
 // Reads the shared options; on a usage error prints "lexlink COMMAND: ..." and returns false.
 bool read_batch_options(const char* command, const Args& args, BatchOptions& out);
@@ -55,8 +56,12 @@ class Progress {
   // The inputs' sizes on disk, all together: the time left is then measured in bytes, not files.
   void set_size_total(std::uint64_t bytes) { size_total_ = bytes; }
   void tick(bool force = false);  // prints when due
-  // The summary: on stderr unless quiet, and to --stats FILE. Returns false if FILE failed.
+  // The summary: on stderr (a line for people on a terminal or with set_summary_line, JSON
+  // with --progress json), and to --stats FILE. Returns false if FILE failed.
   bool finish(const std::string& stats_file);
+  // Whether finish() prints the line for people without a terminal too (a batch run in a cron
+  // log: one line at the end, not a progress bar).
+  void set_summary_line(bool on) { summary_line_ = on; }
 
   std::uint64_t errors() const { return errors_; }
 
@@ -72,6 +77,7 @@ class Progress {
   std::uint64_t done_ = 0, bytes_ = 0, citations_ = 0, errors_ = 0, skipped_ = 0;
   std::uint64_t size_total_ = 0, size_done_ = 0, size_worked_ = 0;
   bool printed_ = false;
+  bool summary_line_ = false;
 };
 
 // SIGINT and SIGTERM (e.g. Slurm's notice before a kill) stop a batch run cleanly: no new file

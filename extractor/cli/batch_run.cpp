@@ -45,6 +45,7 @@ void declare_batch_options(Args& args) {
   args.option("jobs", "0").option("files-from", "").option("root", "");
   args.multi("include").multi("exclude");
   args.option("max-size", "0").option("progress", "auto").option("stats", "");
+  args.flag("quiet");
 }
 
 void declare_markup_batch_options(Args& args) {
@@ -114,6 +115,8 @@ bool read_batch_options(const char* command, const Args& args, BatchOptions& out
   }
   out.stats = args.get("stats");
   out.report = args.get("report");
+  out.quiet = args.has("quiet");
+  if (out.quiet) out.progress = PM::kNone;
   return true;
 }
 
@@ -221,9 +224,11 @@ void Progress::tick(bool force) {
 bool Progress::finish(const std::string& stats_file) {
   using PM = BatchOptions::ProgressMode;
   const std::string summary = summary_json("summary");
-  if (mode_ == PM::kBar) {
-    tick(true);
-    std::fputc('\n', stderr);
+  if (mode_ == PM::kBar || (mode_ == PM::kNone && summary_line_)) {
+    if (mode_ == PM::kBar) {
+      tick(true);
+      std::fputc('\n', stderr);
+    }
     const double t = elapsed();
     std::fprintf(stderr,
                  "lexlink %s: %" PRIu64 " files (%" PRIu64 " skipped, %" PRIu64
@@ -863,6 +868,7 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
     pool.submit(std::move(in));
   };
   Progress progress("markup", options.progress, total, options.jobs);
+  progress.set_summary_line(!options.quiet);
   if (auto bytes = inputs.total_bytes()) progress.set_size_total(*bytes);
   const bool bar = options.progress == BatchOptions::ProgressMode::kBar;
   int status = 0;

@@ -73,7 +73,10 @@ constexpr const char* kExtractUsage =
     "  --jobs N                      threads (default: all cores)\n"
     "  --max-size BYTES              larger documents become error records (default: no limit;\n"
     "                                K, M, G, T: powers of 1024, as in 500M)\n"
-    "  --progress auto|bar|json|none progress on stderr (auto: a line on a terminal)\n"
+    "  --progress auto|bar|json|none progress on stderr (auto: a line on a terminal); with\n"
+    "                                more than one input a summary line ends the run, terminal\n"
+    "                                or not\n"
+    "  --quiet                       no progress and no summary line\n"
     "  --stats FILE                  the run's summary as JSON\n";
 
 constexpr const char* kExplainUsage =
@@ -639,6 +642,7 @@ int extract_command(const Context& context, const std::vector<std::string>& argv
       [&](batch::Input& in, std::size_t worker) { return run.read(in, worker); }, queue);
   pool.set_budget([](const FileOut& r) { return r.lines.size() + sizeof(FileOut); }, kWaitingBytes);
   Progress progress("extract", batch_options.progress, total, jobs);
+  progress.set_summary_line(!batch_options.quiet && total > 1);
   const bool bar = batch_options.progress == BatchOptions::ProgressMode::kBar;
   int status = 0;
   std::size_t done = 0;

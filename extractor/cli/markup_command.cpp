@@ -72,7 +72,9 @@ constexpr const char* kMarkupUsage =
     "                         every N files or 2 s (default 1000)\n"
     "  --max-size BYTES       larger inputs become error records (default: no limit; K, M,\n"
     "                         G, T: powers of 1024, as in 500M)\n"
-    "  --progress auto|bar|json|none  progress on stderr (auto: a line on a terminal)\n"
+    "  --progress auto|bar|json|none  progress on stderr (auto: a line on a terminal); a batch\n"
+    "                         run ends with a summary line, terminal or not\n"
+    "  --quiet                no progress and no summary line\n"
     "  --stats FILE           the run's summary as JSON\n"
     "  --report FILE          (batch) one JSON line per file: status, bytes, citations\n"
     "Batch exit status: 0 every file ok, 1 some file failed (error records), 2 usage.\n";

@@ -47,7 +47,7 @@ constexpr const char* kStreamUsage =
     "  --offsets LIST                the citations' spans, as extract (default bytes,chars)\n"
     "  --jobs N                      threads (default: all cores)\n"
     "  --max-size BYTES              larger documents become error records\n"
-    "  --progress auto|bar|json|none, --stats FILE  as markup\n";
+    "  --progress auto|bar|json|none, --quiet, --stats FILE  as markup\n";
 
 struct Record {
   document::StreamRequest request;

@@ -681,8 +681,10 @@ TEST_CASE("stream: each record is answered while the input stays open", "[batch]
   CHECK(pending.empty());
 }
 
-TEST_CASE("progress json: progress lines and a final summary on stderr, quiet otherwise",
-          "[batch]") {
+TEST_CASE(
+    "progress json: progress lines and a final summary on stderr, a summary line "
+    "without a terminal, nothing with --quiet",
+    "[batch]") {
   TempDir t;
   const auto rels = make_tree(t.path / "in");
   auto r = run_cli({"markup", "--out-dir", t / "out", "--progress", "json", t / "in"});
@@ -697,8 +699,24 @@ TEST_CASE("progress json: progress lines and a final summary on stderr, quiet ot
   CHECK(last["errors"] == 0);
   CHECK(last["bytes"].get<std::uint64_t>() > 100000);
   for (const json& j : lines) CHECK((j["event"] == "progress" || j["event"] == "summary"));
-  // Not a terminal and no --progress: nothing on stderr.
+  // Not a terminal and no --progress (a cron log): one summary line at the end.
   r = run_cli({"markup", "--out-dir", t / "out2", t / "in"});
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err.rfind(
+            "lexlink markup: " + std::to_string(rels.size()) + " files (0 skipped, 0 failed), ",
+            0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  // --quiet: nothing, not even with --progress json; --stats is still written.
+  r = run_cli({"markup", "--out-dir", t / "out3", "--quiet", "--progress", "json", "--stats",
+               t / "stats.json", t / "in"});
+  REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
+  CHECK(json::parse(slurp(t.path / "stats.json"))["files_done"] == rels.size());
+  // extract: a summary line with more than one input, none with one.
+  const std::string first = (t.path / "in" / rels[0]).string();
+  const std::string second = (t.path / "in" / rels[1]).string();
+  CHECK(run_cli({"extract", "--jurisdiction", "it", first, second})
+            .err.rfind("lexlink extract: 2 files", 0) == 0);
+  CHECK(run_cli({"extract", "--jurisdiction", "it", "--quiet", first, second}).err.empty());
+  CHECK(run_cli({"extract", "--jurisdiction", "it", first}).err.empty());
 }
