@@ -16,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -299,6 +300,8 @@ struct FileResult {
   std::uint64_t size = 0;   // the input's size on disk (for the time left)
   std::uint64_t citations = 0;
   std::uint64_t linked = 0;
+  // The citations not linked, by reason (rewrite::Reason), for the report.
+  std::map<rewrite::Reason, std::uint32_t> unlinked;
   batch::ManifestEntry entry;
   int os_error = 0;  // the errno of a failed write of the output (ENOSPC: the disk is full)
 };
@@ -436,7 +439,11 @@ class MarkupBatch {
                  [&](std::vector<rewrite::Outcome>& outcomes, std::vector<std::string>& warnings) {
                    for (const rewrite::Outcome& o : outcomes) {
                      ++r.citations;
-                     if (o.linked) ++r.linked;
+                     if (o.linked) {
+                       ++r.linked;
+                     } else {
+                       ++r.unlinked[o.reason];
+                     }
                    }
                    source.recycle(outcomes);
                    warnings.clear();
@@ -728,6 +735,16 @@ struct BatchOutputs {
       line += ",\"bytes\":" + std::to_string(r.bytes) +
               ",\"citations\":" + std::to_string(r.citations) +
               ",\"linked\":" + std::to_string(r.linked);
+      // Why the others were not: {"existing_link": 2, ...}, the reasons that occurred.
+      line += ",\"unlinked\":{";
+      bool first = true;
+      for (const auto& [reason, count] : r.unlinked) {
+        if (!first) line += ',';
+        first = false;
+        append_json_string(line, rewrite::to_string(reason));
+        line += ':' + std::to_string(count);
+      }
+      line += '}';
     }
     line += "}\n";
     if (Status s = report_sink->write(line); !s) {

@@ -720,3 +720,34 @@ TEST_CASE(
   CHECK(run_cli({"extract", "--jurisdiction", "it", "--quiet", first, second}).err.empty());
   CHECK(run_cli({"extract", "--jurisdiction", "it", first}).err.empty());
 }
+
+TEST_CASE(
+    "the batch report says why citations were not linked, by reason, as markup's own "
+    "report does for the same file",
+    "[batch]") {
+  TempDir t;
+  const auto rels = make_tree(t.path / "in");
+  auto r = run_cli({"markup", "--jurisdiction", "auto", "--out-dir", t / "out", "--report",
+                    t / "report.jsonl", t / "in"});
+  REQUIRE(r.exit_code == 0);
+  std::size_t with_unlinked = 0;
+  for (const json& line : json_lines(slurp(t.path / "report.jsonl"))) {
+    INFO(line.dump());
+    REQUIRE(line.contains("unlinked"));
+    std::uint64_t sum = 0;
+    for (const auto& [reason, count] : line["unlinked"].items()) sum += count.get<std::uint64_t>();
+    CHECK(sum + line["linked"].get<std::uint64_t>() == line["citations"].get<std::uint64_t>());
+    if (sum == 0) continue;
+    ++with_unlinked;
+    // The single-file report of the same input gives the same reasons.
+    auto one = run_cli({"markup", "--jurisdiction", "auto", "--report", t / "one.jsonl",
+                        line["file"].get<std::string>()});
+    REQUIRE(one.exit_code == 0);
+    std::map<std::string, std::uint64_t> reasons;
+    for (const json& o : json_lines(slurp(t.path / "one.jsonl"))) {
+      if (!o.value("linked", true)) ++reasons[o["reason"].get<std::string>()];
+    }
+    CHECK(json(reasons) == line["unlinked"]);
+  }
+  CHECK(with_unlinked > 0);  // the CLML documents carry links of their own (existing_link)
+}
