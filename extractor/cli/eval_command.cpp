@@ -144,6 +144,16 @@ void write_details(std::ostream& out, const std::string& doc,
       line["rule"] = d.rule;
       line["overlaps_gold"] = d.overlaps_gold;
     }
+    if (d.kind == eval::DetailKind::kPartitionMismatch) {
+      json gold = json::array();
+      for (const auto& g : d.gold) {
+        gold.push_back(json{{"char_start", g.char_start},
+                            {"char_end", g.char_end},
+                            {"text", g.text},
+                            {"urn", g.urn}});
+      }
+      line["gold"] = std::move(gold);
+    }
     out << to_json_line(line) << "\n";
   }
 }

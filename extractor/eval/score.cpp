@@ -1,7 +1,9 @@
 #include "eval/score.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <tuple>
 
 namespace lexlink::eval {
 
@@ -91,6 +93,7 @@ DocumentScore score_document(const DocumentGold& gold, const std::vector<Predict
   n.docs = 1;
   n.gold = rows.size();
   std::vector<char> hit_w(rows.size(), 0), hit_p(rows.size(), 0);
+  std::vector<std::size_t> work_rows;  // a prediction's work hits (for the details)
   for (const Prediction& c : predictions) {
     const auto p = score_parse(c.urn);
     if (!p || (!options.measure.empty() && p->measure != options.measure)) continue;
@@ -102,10 +105,12 @@ DocumentScore score_document(const DocumentGold& gold, const std::vector<Predict
     }
     ++n.predictions;
     bool hw = false, hp = false;
+    work_rows.clear();
     gold.for_each_overlapping(c.char_start, c.char_end, [&](std::size_t i) {
       if (!work_match(rows[i].name, p)) return;
       hw = true;
       hit_w[i] = 1;
+      if (options.details) work_rows.push_back(i);
       if (partition_match(rows[i].name, p)) {
         hp = true;
         hit_p[i] = 1;
@@ -114,8 +119,22 @@ DocumentScore score_document(const DocumentGold& gold, const std::vector<Predict
     n.tp_work += hw;
     n.tp_partition += hp;
     if (options.details && !hp) {
-      out.details.push_back({hw ? DetailKind::kPartitionMismatch : DetailKind::kFalsePositive,
-                             c.char_start, c.char_end, c.text, c.urn, c.rule, overlaps});
+      DetailRow d{hw ? DetailKind::kPartitionMismatch : DetailKind::kFalsePositive,
+                  c.char_start,
+                  c.char_end,
+                  c.text,
+                  c.urn,
+                  c.rule,
+                  overlaps,
+                  {}};
+      for (std::size_t i : work_rows) {
+        d.gold.push_back({rows[i].start, rows[i].end, rows[i].cited, rows[i].urn});
+      }
+      std::sort(d.gold.begin(), d.gold.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.char_start, a.char_end, a.urn) <
+               std::tie(b.char_start, b.char_end, b.urn);
+      });
+      out.details.push_back(std::move(d));
     }
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -123,7 +142,13 @@ DocumentScore score_document(const DocumentGold& gold, const std::vector<Predict
     n.hit_partition += hit_p[i] != 0;
     if (options.details && hit_p[i] == 0) {
       out.details.push_back({hit_w[i] ? DetailKind::kMissedPartition : DetailKind::kMissed,
-                             rows[i].start, rows[i].end, rows[i].cited, rows[i].urn, "", false});
+                             rows[i].start,
+                             rows[i].end,
+                             rows[i].cited,
+                             rows[i].urn,
+                             "",
+                             false,
+                             {}});
     }
   }
   return out;

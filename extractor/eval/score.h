@@ -87,6 +87,13 @@ struct DetailRow {
   std::uint64_t char_start = 0, char_end = 0;
   std::string text, urn, rule;
   bool overlaps_gold = false;  // a prediction's: whether it overlaps any gold row
+  // A partition-mismatch's gold side: the rows it overlaps whose work it matched, by start,
+  // end, then urn (so that the order of gold.tsv does not change it). Empty for other kinds.
+  struct GoldSide {
+    std::uint64_t char_start = 0, char_end = 0;
+    std::string text, urn;
+  };
+  std::vector<GoldSide> gold;
 };
 
 // One document's gold rows, indexed for the overlap search.

@@ -71,6 +71,9 @@ TEST_CASE("eval scores a hand-made folder and refuses bad options", "[eval][cli]
   CHECK(lines.find("{\"kind\":\"partition-mismatch\",\"doc\":\"doc\",\"char_start\":0,"
                    "\"char_end\":26,\"text\":\"legge 3 aprile 2000, n. 56\",\"urn\":"
                    "\"urn:lex:it:stato:legge:2000-04-03;56\",\"rule\":") == 0);
+  CHECK(lines.find("\"overlaps_gold\":true,\"gold\":[{\"char_start\":0,\"char_end\":26,\"text\":"
+                   "\"legge 3 aprile 2000, n. 56\",\"urn\":"
+                   "\"urn:lex:it:stato:legge:2000-04-03;56~art1\"}]}\n") != std::string::npos);
   CHECK(lines.find("\"kind\":\"false-positive\"") != std::string::npos);
   CHECK(lines.find("{\"kind\":\"missed-partition\",\"doc\":\"doc\",\"char_start\":0,"
                    "\"char_end\":26,\"text\":\"legge 3 aprile 2000, n. 56\",\"urn\":"

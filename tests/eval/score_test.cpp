@@ -76,9 +76,14 @@ Case load_case(const std::string& name) {
 
 // A detail as details.tsv writes it.
 std::string detail_line(const std::string& doc, const DetailRow& d) {
+  std::string gold;  // "START-END URN" per gold row of a partition mismatch, ';'-separated
+  for (const auto& g : d.gold) {
+    gold += (gold.empty() ? "" : ";") + std::to_string(g.char_start) + "-" +
+            std::to_string(g.char_end) + " " + g.urn;
+  }
   return doc + "\t" + to_string(d.kind) + "\t" + std::to_string(d.char_start) + "\t" +
          std::to_string(d.char_end) + "\t" + d.urn + "\t" + d.text + "\t" + d.rule + "\t" +
-         (d.overlaps_gold ? "yes" : "no");
+         (d.overlaps_gold ? "yes" : "no") + "\t" + (gold.empty() ? "-" : gold);
 }
 
 struct CorpusScore {
@@ -137,7 +142,7 @@ TEST_CASE("the details rows come in order: predictions, then gold rows, document
     const Case c = load_case(name);
     const auto table =
         load_table(c.dir + "details.tsv", {"options", "doc", "kind", "char_start", "char_end",
-                                           "urn", "text", "rule", "overlaps_gold"});
+                                           "urn", "text", "rule", "overlaps_gold", "gold"});
     std::map<std::string, std::vector<std::string>> expected;  // by options
     for (const auto& t : table.rows()) {
       std::string line(t.fields[1]);
