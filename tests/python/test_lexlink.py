@@ -9,6 +9,8 @@ import concurrent.futures
 import json
 import pathlib
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -290,3 +292,29 @@ def test_stubs_name_what_the_module_defines():
         stubbed = {n.name for n in node.body if isinstance(n, ast.FunctionDef)} - {"__init__"}
         defined = {n for n in dir(getattr(lexlink, cls)) if not n.startswith("_")}
         assert stubbed == defined, cls
+
+
+def test_the_gil_is_released_while_a_document_is_read(extractor):
+    # While another thread reads a large document, this one keeps running Python: were the GIL
+    # held through the call, this thread would stand still for the whole call (its longest gap
+    # between two turns of the loop would be about the call's length).
+    doc = b"".join(p.read_bytes() for p in CORPUS_FILES)
+    doc *= max(1, (16 << 20) // len(doc))  # about 16 MB: a call of a few tenths of a second
+    call = {}
+
+    def read():
+        t0 = time.perf_counter()
+        extractor.extract(doc)
+        call["seconds"] = time.perf_counter() - t0
+
+    worker = threading.Thread(target=read)
+    last, longest = time.perf_counter(), 0.0  # (start() itself waits for the worker)
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    longest = max(longest, time.perf_counter() - last)  # the wait that ended the loop
+    worker.join()
+    assert call["seconds"] > 0.1, call
+    assert longest < call["seconds"] / 2, (longest, call)
