@@ -1,8 +1,9 @@
 // extract/units: the units a grammar matches over, and the interpreters that read captures.
 //
 // A unit is a lexicon phrase or a single token (grammars/README.md). Interpreters turn the units
-// a rule captured into pieces of a URN: a date, a year, an act number, a partition chain. They
-// never throw and never guess: a value they cannot read makes the rule not apply.
+// a rule captured into pieces of a URN: a date, a year, an act number (units.cpp), a partition
+// chain (partition_chain.cpp). They never throw and never guess: a value they cannot read makes
+// the rule not apply.
 #pragma once
 
 #include <algorithm>
