@@ -203,10 +203,7 @@ class PyExtractor {
   std::vector<PyCitation> extract_file(const std::string& path, const std::string& format,
                                        const std::optional<std::string>& encoding,
                                        const std::optional<std::string>& self_urn) const {
-    lexlink::DocumentOptions o;
-    o.format = format_of(format);
-    o.encoding = encoding.value_or("auto");
-    if (self_urn) o.self_urn = *self_urn;
+    const lexlink::DocumentOptions o = document_options(Document{}, format, encoding, self_urn);
     auto r = [&] {
       py::gil_scoped_release unlocked;
       return x_.extract_file(path, o);
@@ -379,29 +376,27 @@ void bind_extractor(py::module_& m) {
 
 void bind_urn(py::module_& m) {
   py::module_ u = m.def_submodule("urn", "The URN:LEX toolkit (RFC 9676).");
-  auto opts = [](bool iri, bool empty, bool unnumbered, std::size_t max) {
-    return urn_options(iri, empty, unnumbered, max);
-  };
 #define LEXLINK_URN_ARGS                                                           \
   py::kw_only(), py::arg("iri") = false, py::arg("allow_empty_authority") = false, \
                  py::arg("allow_unnumbered") = false,                              \
                  py::arg("max_length") = std::size_t{64 * 1024}
   u.def(
       "validate",
-      [opts](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
-        if (auto s = lexlink::urn_validate(name, opts(iri, e, n, max)); !s) raise_error(s.error());
+      [](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
+        if (auto s = lexlink::urn_validate(name, urn_options(iri, e, n, max)); !s)
+          raise_error(s.error());
       },
       py::arg("name"), LEXLINK_URN_ARGS, "Raises lexlink.Error unless the name is valid.");
   u.def(
       "is_valid",
-      [opts](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
-        return lexlink::urn_validate(name, opts(iri, e, n, max)).ok();
+      [](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
+        return lexlink::urn_validate(name, urn_options(iri, e, n, max)).ok();
       },
       py::arg("name"), LEXLINK_URN_ARGS, "Whether the name is a valid URN:LEX name.");
   u.def(
       "parse",
-      [opts](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
-        lexlink::UrnParts p = value_or_raise(lexlink::urn_parse(name, opts(iri, e, n, max)));
+      [](std::string_view name, bool iri, bool e, bool n, std::size_t max) {
+        lexlink::UrnParts p = value_or_raise(lexlink::urn_parse(name, urn_options(iri, e, n, max)));
         py::dict d;
         d["canonical"] = p.canonical;
         d["jurisdiction"] = p.jurisdiction;
@@ -416,16 +411,16 @@ void bind_urn(py::module_& m) {
       py::arg("name"), LEXLINK_URN_ARGS, "The parts of a name (lexlink.urn.UrnParts).");
   u.def(
       "normalize",
-      [opts](std::string_view name, bool fold, bool iri, bool e, bool n, std::size_t max) {
-        return value_or_raise(lexlink::urn_normalize(name, opts(iri, e, n, max), fold));
+      [](std::string_view name, bool fold, bool iri, bool e, bool n, std::size_t max) {
+        return value_or_raise(lexlink::urn_normalize(name, urn_options(iri, e, n, max), fold));
       },
       py::arg("name"), py::kw_only(), py::arg("fold") = false, py::arg("iri") = false,
       py::arg("allow_empty_authority") = false, py::arg("allow_unnumbered") = false,
       py::arg("max_length") = std::size_t{64 * 1024}, "The canonical form of a name.");
   u.def(
       "equal",
-      [opts](std::string_view a, std::string_view b, bool iri, bool e, bool n, std::size_t max) {
-        return value_or_raise(lexlink::urn_equal(a, b, opts(iri, e, n, max)));
+      [](std::string_view a, std::string_view b, bool iri, bool e, bool n, std::size_t max) {
+        return value_or_raise(lexlink::urn_equal(a, b, urn_options(iri, e, n, max)));
       },
       py::arg("a"), py::arg("b"), LEXLINK_URN_ARGS, "Whether two names are the same name.");
 #undef LEXLINK_URN_ARGS

@@ -38,9 +38,10 @@ std::string unknown_key(const json& j) {
 std::string read_fields(json& j, std::uint64_t max_content_bytes, std::string_view limit_name,
                         StreamRequest& r) {
   if (const std::string key = unknown_key(j); !key.empty()) {
-    json name = key;
-    return "unknown key " + name.dump(-1, ' ', false, json::error_handler_t::replace) +
-           " (a record's keys: id, content, format, jurisdiction, self)";
+    std::string keys;
+    for (const char* k : kKeys) keys += (keys.empty() ? "" : ", ") + std::string(k);
+    return "unknown key " + json(key).dump(-1, ' ', false, json::error_handler_t::replace) +
+           " (a record's keys: " + keys + ")";
   }
   const auto content = j.find("content");
   if (content == j.end() || !content->is_string()) return "\"content\" (a string) is required";

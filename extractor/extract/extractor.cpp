@@ -1662,41 +1662,46 @@ void Extractor::drop_heading(const text::TextView& chunk, Session& session,
 
 namespace {
 
+// The code points and UTF-16 units before original offset `pos` of the chunk: counted forward
+// from the last position reached in this document, or back from it. (The positions are within
+// the chunk's original bytes: their views are made without substr's check.)
+text::UnitCount units_at(const text::TextView& chunk, Extractor::Session::State& st,
+                         std::uint64_t pos) {
+  if (pos >= st.count_pos) {
+    const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
+    const std::string_view bytes(chunk.original.data() + (from - chunk.orig_begin), pos - from);
+    const text::UnitCount n = text::count_units(bytes, chunk.encoding);
+    st.counted.code_points += n.code_points;
+    st.counted.utf16 += n.utf16;
+    st.count_pos = pos;
+    return st.counted;
+  }
+  // pos is behind: subtract what lies between pos and count_pos.
+  const std::string_view bytes(chunk.original.data() + (pos - chunk.orig_begin),
+                               st.count_pos - pos);
+  const text::UnitCount n = text::count_units(bytes, chunk.encoding);
+  return {st.counted.code_points - n.code_points, st.counted.utf16 - n.utf16};
+}
+
+// A citation's original span (from its span in the view's text) and its code point and UTF-16
+// offsets.
+void map_citation(const text::TextView& chunk, Extractor::Session::State& st, Citation& c) {
+  c.start = chunk.map.to_original_begin(c.text_begin);
+  c.end = chunk.map.to_original_end(c.text_end);
+  const text::UnitCount at_start = units_at(chunk, st, c.start);
+  const text::UnitCount at_end = units_at(chunk, st, c.end);
+  c.char_start = at_start.code_points;
+  c.char_end = at_end.code_points;
+  c.utf16_start = at_start.utf16;
+  c.utf16_end = at_end.utf16;
+}
+
 // The original spans of out[first_new...] and their code point and UTF-16 offsets, counted
 // forward from the last position reached in this document; then counted on to the chunk's end,
 // so that the next chunk continues from there.
 void set_offsets(const text::TextView& chunk, Extractor::Session::State& st,
                  std::vector<Citation>& out, std::size_t first_new) {
-  for (std::size_t i = first_new; i < out.size(); ++i) {
-    Citation& c = out[i];
-    c.start = chunk.map.to_original_begin(c.text_begin);
-    c.end = chunk.map.to_original_end(c.text_end);
-    // Code points and UTF-16 units: counted forward from the last position reached in this
-    // document. (The positions are within the chunk's original bytes: their views are made
-    // without substr's check.)
-    auto count_to = [&](std::uint64_t pos) -> text::UnitCount {
-      if (pos >= st.count_pos) {
-        const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
-        const std::string_view bytes(chunk.original.data() + (from - chunk.orig_begin), pos - from);
-        const text::UnitCount n = text::count_units(bytes, chunk.encoding);
-        st.counted.code_points += n.code_points;
-        st.counted.utf16 += n.utf16;
-        st.count_pos = pos;
-        return st.counted;
-      }
-      // pos is behind: subtract what lies between pos and count_pos.
-      const std::string_view bytes(chunk.original.data() + (pos - chunk.orig_begin),
-                                   st.count_pos - pos);
-      const text::UnitCount n = text::count_units(bytes, chunk.encoding);
-      return {st.counted.code_points - n.code_points, st.counted.utf16 - n.utf16};
-    };
-    const text::UnitCount at_start = count_to(c.start);
-    const text::UnitCount at_end = count_to(c.end);
-    c.char_start = at_start.code_points;
-    c.char_end = at_end.code_points;
-    c.utf16_start = at_start.utf16;
-    c.utf16_end = at_end.utf16;
-  }
+  for (std::size_t i = first_new; i < out.size(); ++i) map_citation(chunk, st, out[i]);
   // Count to the chunk's end, so that the next chunk continues from there.
   if (st.count_pos < chunk.orig_end) {
     const std::uint64_t from = std::max(st.count_pos, chunk.orig_begin);
@@ -1781,27 +1786,14 @@ Result<std::vector<Explanation>> Extractor::explain(const std::string& input,
       return s.error();
     }
   }
-  // Offsets in the input: bytes through the view's map, code points counted on the input.
-  auto code_points = [&](std::uint64_t byte) {
-    return text::count_units(std::string_view(input).substr(0, byte), chunk->encoding).code_points;
-  };
+  // Offsets in the input, mapped as extract() maps its citations.
+  Session::State& st = *session->state_;
   for (Explanation& ex : trace) {
     ex.start = chunk->map.to_original_begin(ex.text_begin);
     ex.end = chunk->map.to_original_end(ex.text_end);
-    ex.char_start = code_points(ex.start);
-    ex.char_end = code_points(ex.end);
-    for (Citation& c : ex.citations) {
-      c.start = chunk->map.to_original_begin(c.text_begin);
-      c.end = chunk->map.to_original_end(c.text_end);
-      const text::UnitCount b =
-          text::count_units(std::string_view(input).substr(0, c.start), chunk->encoding);
-      const text::UnitCount e =
-          text::count_units(std::string_view(input).substr(0, c.end), chunk->encoding);
-      c.char_start = b.code_points;
-      c.char_end = e.code_points;
-      c.utf16_start = b.utf16;
-      c.utf16_end = e.utf16;
-    }
+    ex.char_start = units_at(*chunk, st, ex.start).code_points;
+    ex.char_end = units_at(*chunk, st, ex.end).code_points;
+    for (Citation& c : ex.citations) map_citation(*chunk, st, c);
   }
   return trace;
 }
