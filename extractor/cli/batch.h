@@ -16,6 +16,7 @@
 #include "batch/inputs.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "document/citation_json.h"
 #include "extract/extractor.h"
 #include "rewrite/rewriter.h"
 #include "text/view_builder.h"
@@ -102,18 +103,10 @@ int run_markup_batch(const Context& context, const Args& args, MarkupSetup setup
 
 // Which spans a citation's JSON carries (--offsets): "start"/"end" (bytes of the original),
 // "char_start"/"char_end" (code points), "utf16_start"/"utf16_end" (UTF-16 code units).
-struct OffsetFields {
-  bool bytes = true;
-  bool code_points = true;
-  bool utf16 = false;
-};
+using document::OffsetFields;
 // --offsets VALUE: a comma-separated list of bytes, chars, utf16, or all. On a usage error
 // prints "lexlink COMMAND: ..." and returns false.
 bool read_offsets(const char* command, const std::string& value, OffsetFields& out);
-
-// One citation as a JSON object (no "file"), as `lexlink stream` returns them.
-void append_citation_json(std::string& out, const extract::Citation& c,
-                          const OffsetFields& offsets = {});
 
 // A hash of `options` text and of every data file of DATA/grammars and DATA/lexicons (their
 // Markdown documentation, hidden files and NAME~ backups left out).

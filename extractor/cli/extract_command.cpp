@@ -24,6 +24,7 @@
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
 #include "common/pod_vector.h"
+#include "document/citation_json.h"
 #include "document/extract_document.h"
 #include "document/reader.h"
 #include "extract/extractor.h"
@@ -114,89 +115,6 @@ std::string_view href_of(const ExtractSetup& s, const extract::Citation& c, std:
   return scratch;
 }
 
-// Writes a literal (without its terminating NUL) at `p`.
-template <std::size_t N>
-char* put(char* p, const char (&literal)[N]) {
-  std::memcpy(p, literal, N - 1);
-  return p + (N - 1);
-}
-
-char* put_number(char* p, std::uint64_t v) {
-  return write_decimal(p, v);  // kDecimalRoom (20) bytes: the bound below has them
-}
-
-// The most bytes write_citation_fields() writes for `c`.
-std::size_t citation_fields_bound(const extract::Citation& c) {
-  return 200 + 6 * kDecimalRoom + json_string_bound(c.text.size()) +
-         json_string_bound(c.urn.size()) + json_string_bound(c.work.size()) +
-         json_string_bound(c.jurisdiction.size()) + json_string_bound(c.rule.size());
-}
-
-// Copies [from, to) (bytes written already) to `p`.
-char* put_copy(char* p, const char* from, const char* to) {
-  const auto n = static_cast<std::size_t>(to - from);
-  std::memcpy(p, from, n);
-  return p + n;
-}
-
-// The fields of one citation (the contract of README.md "lexlink extract"), from "start" to
-// "rule", written by hand at `p` (room for citation_fields_bound(c) bytes): this is the hot
-// output path. `urn_json` is set to where the urn's JSON string was written, quotes included.
-char* write_citation_fields(char* p, const extract::Citation& c, const OffsetFields& offsets,
-                            std::pair<const char*, const char*>* urn_json = nullptr) {
-  if (offsets.bytes) {
-    p = put(p, "\"start\":");
-    p = put_number(p, c.start);
-    p = put(p, ",\"end\":");
-    p = put_number(p, c.end);
-    *p++ = ',';
-  }
-  if (offsets.code_points) {
-    p = put(p, "\"char_start\":");
-    p = put_number(p, c.char_start);
-    p = put(p, ",\"char_end\":");
-    p = put_number(p, c.char_end);
-    *p++ = ',';
-  }
-  if (offsets.utf16) {
-    p = put(p, "\"utf16_start\":");
-    p = put_number(p, c.utf16_start);
-    p = put(p, ",\"utf16_end\":");
-    p = put_number(p, c.utf16_end);
-    *p++ = ',';
-  }
-  p = put(p, "\"text\":");
-  p = write_json_string(p, c.text);
-  p = put(p, ",\"urn\":");
-  char* const urn_begin = p;
-  // The work is the urn or its start, the partition after it ("...;56~art3"): its JSON is then
-  // the start of the urn's, copied (write_json_chars writes the urn in two parts as it writes it
-  // whole when the second starts with an ASCII byte, as '~' is).
-  const std::size_t w = c.work.size();
-  const bool work_leads = c.urn.size() >= w && std::memcmp(c.urn.data(), c.work.data(), w) == 0 &&
-                          (c.urn.size() == w || static_cast<unsigned char>(c.urn[w]) < 0x80);
-  if (work_leads) {
-    *p++ = '"';
-    p = write_json_chars(p, std::string_view(c.urn).substr(0, w));
-    char* const work_end = p;
-    p = write_json_chars(p, std::string_view(c.urn).substr(w));
-    *p++ = '"';
-    if (urn_json != nullptr) *urn_json = {urn_begin, p};
-    p = put(p, ",\"work\":");
-    p = put_copy(p, urn_begin, work_end);
-    *p++ = '"';
-  } else {
-    p = write_json_string(p, c.urn);
-    if (urn_json != nullptr) *urn_json = {urn_begin, p};
-    p = put(p, ",\"work\":");
-    p = write_json_string(p, c.work);
-  }
-  p = put(p, ",\"jurisdiction\":");
-  p = write_json_string(p, c.jurisdiction);
-  p = c.complete ? put(p, ",\"complete\":true,\"rule\":") : put(p, ",\"complete\":false,\"rule\":");
-  return write_json_string(p, c.rule);
-}
-
 // One citation as a JSON line of `extract`. `file_json` is the file name already written as a
 // JSON string. The line is written in place: `out` grows once by a bound (unwritten: a
 // PodVector) and is cut to length.
@@ -205,37 +123,25 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
                           const OffsetFields& offsets) {
   const std::size_t at = out.size();
   const std::size_t bound =
-      32 + file_json.size() + citation_fields_bound(c) + json_string_bound(href.size());
+      32 + file_json.size() + document::citation_fields_bound(c) + json_string_bound(href.size());
   make_room(out, bound);
   out.resize(at + bound);
   char* const begin = out.data();
   char* p = begin + at;
-  p = put(p, "{\"file\":");
+  p = put_literal(p, "{\"file\":");
   p = put_copy(p, file_json.data(), file_json.data() + file_json.size());
   *p++ = ',';
   std::pair<const char*, const char*> urn_json;
-  p = write_citation_fields(p, c, offsets, &urn_json);
-  p = put(p, ",\"href\":");
+  p = document::write_citation_fields(p, c, offsets, &urn_json);
+  p = put_literal(p, ",\"href\":");
   // The href is most often the urn itself (--href urn): its JSON is written already.
   p = href == std::string_view(c.urn) ? put_copy(p, urn_json.first, urn_json.second)
                                       : write_json_string(p, href);
-  p = put(p, "}\n");
+  p = put_literal(p, "}\n");
   out.resize(static_cast<std::size_t>(p - begin));
 }
 
 }  // namespace
-
-void append_citation_json(std::string& out, const extract::Citation& c,
-                          const OffsetFields& offsets) {
-  const std::size_t at = out.size();
-  out.resize(at + 2 + citation_fields_bound(c));
-  char* const begin = out.data();
-  char* p = begin + at;
-  *p++ = '{';
-  p = write_citation_fields(p, c, offsets);
-  *p++ = '}';
-  out.resize(static_cast<std::size_t>(p - begin));
-}
 
 namespace {
 
@@ -346,29 +252,15 @@ void append_citation_row(PodVector<char>& out, Output output, std::string_view f
 }  // namespace
 
 bool read_offsets(const char* command, const std::string& value, OffsetFields& out) {
-  out = OffsetFields{false, false, false};
-  std::size_t at = 0;
-  while (at <= value.size()) {
-    std::size_t comma = value.find(',', at);
-    if (comma == std::string::npos) comma = value.size();
-    const std::string_view item = std::string_view(value).substr(at, comma - at);
-    if (item == "bytes") {
-      out.bytes = true;
-    } else if (item == "chars") {
-      out.code_points = true;
-    } else if (item == "utf16") {
-      out.utf16 = true;
-    } else if (item == "all") {
-      out = OffsetFields{true, true, true};
-    } else {
-      std::fprintf(stderr,
-                   "lexlink %s: --offsets is a comma-separated list of bytes, chars and utf16, "
-                   "or all (got '%s')\n",
-                   command, value.c_str());
-      return false;
-    }
-    at = comma + 1;
+  const auto parsed = document::parse_offsets(value);
+  if (!parsed) {
+    std::fprintf(stderr,
+                 "lexlink %s: --offsets is a comma-separated list of bytes, chars and utf16, "
+                 "or all (got '%s')\n",
+                 command, value.c_str());
+    return false;
   }
+  out = *parsed;
   return true;
 }
 

@@ -1,45 +1,14 @@
-// cli/json_lines: writing JSON Lines safely. Input text may hold invalid UTF-8 or NUL bytes;
-// every line written is valid JSON whatever the input (invalid bytes become U+FFFD).
+// cli/json_lines: writing JSON Lines to standard output, and the first error of those writes.
+// The JSON text itself is common/json_text's (valid JSON whatever the input).
 #pragma once
 
-#include <cstdint>
 #include <cstdio>
-#include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
+
 namespace lexlink::cli {
-
-std::string to_json_line(const nlohmann::ordered_json& value);
-
-// Appends `s` as a JSON string (quotes included) to `out`: escapes what JSON requires and
-// replaces invalid UTF-8 with U+FFFD. For hot output paths that do not build JSON objects.
-void append_json_string(std::string& out, std::string_view s);
-
-// The most bytes write_json_string() writes for `n` bytes of input (a control byte becomes six,
-// "\u00XX"; the quotes).
-constexpr std::size_t json_string_bound(std::size_t n) {
-  return 6 * n + 2;
-}
-
-// Writes `s` as append_json_string() appends it (the same bytes) at `p`, which has room for
-// json_string_bound(s.size()) bytes; returns the end of what it wrote.
-char* write_json_string(char* p, std::string_view s);
-
-// The same without the quotes: what write_json_string() writes between them. Each character is
-// written on its own, so where `s` is cut before an ASCII byte (or at its end) the two parts
-// are written as `s` is: write_json_chars(s[0, k)) + write_json_chars(s[k, n)) is
-// write_json_chars(s) when s[k] < 0x80.
-char* write_json_chars(char* p, std::string_view s);
-
-// The most bytes write_decimal() writes (any 64-bit value has at most 20 digits; it writes 20
-// bytes, the digits first).
-inline constexpr std::size_t kDecimalRoom = 20;
-
-// Writes `v` in decimal (as std::to_chars) at `p`, which has room for kDecimalRoom bytes (the
-// bytes after the digits are scratch); returns the end of the digits.
-char* write_decimal(char* p, std::uint64_t v);
 
 // The first error (an errno) of a write to standard output, noted by writers on any thread
 // (errno is per thread); 0 when none was noted. main() names it when standard output failed.

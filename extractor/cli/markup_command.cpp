@@ -11,6 +11,7 @@
 #include "cli/document_io.h"
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
+#include "document/citation_json.h"
 #include "document/extractor_source.h"
 #include "document/markup_job.h"
 #include "document/options.h"
@@ -94,33 +95,6 @@ int usage_error(const char* command, const std::string& message, const char* usa
 int fail(const char* command, const std::string& message) {
   std::fprintf(stderr, "lexlink %s: %s\n", command, message.c_str());
   return 1;
-}
-
-json outcome_json(const rewrite::Outcome& o) {
-  json j;
-  const rewrite::Request& r = o.request;
-  std::optional<rewrite::Span> span = o.original ? o.original : r.original;
-  j["start"] = span ? json(span->begin) : json(nullptr);
-  j["end"] = span ? json(span->end) : json(nullptr);
-  j["urn"] = r.urn;
-  j["linked"] = o.linked;
-  j["reason"] = rewrite::to_string(o.reason);
-  if (!o.detail.empty()) j["detail"] = o.detail;
-  j["text"] = o.text;
-  if (o.linked) {
-    j["href"] = o.href;
-    json links = json::array();
-    for (const rewrite::Span& s : o.links) links.push_back(json::array({s.begin, s.end}));
-    j["links"] = std::move(links);
-    j["split"] = o.split;
-  }
-  j["snapped"] = o.snapped;
-  if (r.original && span && !(*r.original == *span)) {
-    j["requested"] = json::array({r.original->begin, r.original->end});
-  }
-  if (r.id != 0) j["line"] = r.id;
-  if (!r.rule.empty()) j["rule"] = r.rule;
-  return j;
 }
 
 class Markup {
@@ -245,7 +219,7 @@ class Markup {
       ++total_;
       if (o.linked) ++linked_;
       if (report_sink_) {
-        std::string line = to_json_line(outcome_json(o));
+        std::string line = to_json_line(document::outcome_json(o));
         line += '\n';
         if (Status s = report_sink_->write(line); !s) return s;
       }

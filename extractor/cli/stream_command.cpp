@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/extractor_setup.h"
 #include "cli/json_lines.h"
+#include "document/citation_json.h"
 #include "document/extract_document.h"
 #include "document/extractor_source.h"
 #include "document/markup_job.h"
@@ -216,7 +217,7 @@ Output answer(Record& rec, const Setup& setup) {
     out.line += ",\"citations\":[";
     for (std::size_t i = 0; i < citations.size(); ++i) {
       if (i > 0) out.line += ',';
-      append_citation_json(out.line, citations[i], setup.offsets);
+      document::append_citation_json(out.line, citations[i], setup.offsets);
     }
     out.line += "]}\n";
     out.citations = citations.size();

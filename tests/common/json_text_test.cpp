@@ -1,7 +1,7 @@
-// cli/json_lines: write_json_string (the citation lines' writer) writes what append_json_string
+// common/json_text: write_json_string (the citation lines' writer) writes what append_json_string
 // appends, byte for byte, within json_string_bound, for any input; write_json_chars writes a
 // string cut before an ASCII byte as it writes it whole; write_decimal writes what to_chars does.
-#include "cli/json_lines.h"
+#include "common/json_text.h"
 
 #include <catch2/catch.hpp>
 #include <charconv>
@@ -13,8 +13,8 @@
 namespace {
 
 std::string written(std::string_view s) {
-  std::string out(lexlink::cli::json_string_bound(s.size()), '\0');
-  char* end = lexlink::cli::write_json_string(out.data(), s);
+  std::string out(lexlink::json_string_bound(s.size()), '\0');
+  char* end = lexlink::write_json_string(out.data(), s);
   const auto n = static_cast<std::size_t>(end - out.data());
   REQUIRE(n <= out.size());
   out.resize(n);
@@ -23,7 +23,7 @@ std::string written(std::string_view s) {
 
 std::string appended(std::string_view s) {
   std::string out;
-  lexlink::cli::append_json_string(out, s);
+  lexlink::append_json_string(out, s);
   return out;
 }
 
@@ -53,9 +53,8 @@ TEST_CASE("write_json_chars writes a string cut before an ASCII byte as the whol
   const std::string alphabet =
       std::string("a~:;\"\\\t\n\x01\x7f", 10) + "\xC3\xA8\xE2\x80\x94\xFF\xF0\x9F\x98\x80";
   auto chars = [](std::string_view s) {
-    std::string out(lexlink::cli::json_string_bound(s.size()), '\0');
-    out.resize(
-        static_cast<std::size_t>(lexlink::cli::write_json_chars(out.data(), s) - out.data()));
+    std::string out(lexlink::json_string_bound(s.size()), '\0');
+    out.resize(static_cast<std::size_t>(lexlink::write_json_chars(out.data(), s) - out.data()));
     return out;
   };
   for (int k = 0; k < 20000; ++k) {
@@ -85,8 +84,8 @@ TEST_CASE("write_decimal writes what std::to_chars writes") {
   for (std::uint64_t v : values) {
     char expect[24];
     const auto r = std::to_chars(expect, expect + sizeof expect, v);
-    std::string got(lexlink::cli::kDecimalRoom, '\0');
-    got.resize(static_cast<std::size_t>(lexlink::cli::write_decimal(got.data(), v) - got.data()));
+    std::string got(lexlink::kDecimalRoom, '\0');
+    got.resize(static_cast<std::size_t>(lexlink::write_decimal(got.data(), v) - got.data()));
     REQUIRE(got == std::string(expect, r.ptr));
   }
 }
