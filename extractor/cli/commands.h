@@ -19,5 +19,6 @@ int eval_command(const Context& context, const std::vector<std::string>& args);
 int markup_command(const Context& context, const std::vector<std::string>& args);
 int unmark_command(const Context& context, const std::vector<std::string>& args);
 int stream_command(const Context& context, const std::vector<std::string>& args);
+int serve_command(const Context& context, const std::vector<std::string>& args);
 
 }  // namespace lexlink::cli

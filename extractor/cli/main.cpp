@@ -34,6 +34,8 @@ constexpr const char* kUsage =
     "      documents on all cores, resumable (--resume)\n"
     "  stream [OPTIONS] < IN.jsonl > OUT.jsonl\n"
     "      JSON Lines of documents in, marked-up documents and citations out, in order\n"
+    "  serve [--listen HOST:PORT] [OPTIONS]\n"
+    "      the HTTP JSON service: extract, markup and URN names for editors and programs\n"
     "  unmark FILE|- [-o OUT]\n"
     "      the document without the links lexlink inserted\n"
     "  help      this text;  `lexlink COMMAND --help` for a command's options\n"
@@ -76,7 +78,7 @@ int main(int argc, char** argv) {
       {"urn", &lexlink::cli::urn_command},         {"extract", &lexlink::cli::extract_command},
       {"explain", &lexlink::cli::explain_command}, {"eval", &lexlink::cli::eval_command},
       {"markup", &lexlink::cli::markup_command},   {"unmark", &lexlink::cli::unmark_command},
-      {"stream", &lexlink::cli::stream_command},
+      {"stream", &lexlink::cli::stream_command},   {"serve", &lexlink::cli::serve_command},
   };
   const auto found = std::find_if(std::begin(kCommands), std::end(kCommands),
                                   [&](const auto& c) { return c.first == command; });

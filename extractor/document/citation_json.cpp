@@ -102,10 +102,10 @@ char* write_citation_fields(char* p, const extract::Citation& c, const OffsetFie
 }
 
 void append_citation_json(std::string& out, const extract::Citation& c, const OffsetFields& offsets,
-                          const std::optional<std::string_view>& href) {
+                          const std::optional<std::string_view>& href, bool inner_field) {
   const std::size_t at = out.size();
-  const std::size_t href_bound = href ? 10 + json_string_bound(href->size()) : 0;
-  out.resize(at + 2 + citation_fields_bound(c) + href_bound);
+  const std::size_t more = (href ? 10 + json_string_bound(href->size()) : 0) + 16;
+  out.resize(at + 2 + citation_fields_bound(c) + more);
   char* const begin = out.data();
   char* p = begin + at;
   *p++ = '{';
@@ -113,6 +113,9 @@ void append_citation_json(std::string& out, const extract::Citation& c, const Of
   if (href) {
     p = put_literal(p, ",\"href\":");
     p = write_json_string(p, *href);
+  }
+  if (inner_field) {
+    p = c.inner ? put_literal(p, ",\"inner\":true") : put_literal(p, ",\"inner\":false");
   }
   *p++ = '}';
   out.resize(static_cast<std::size_t>(p - begin));

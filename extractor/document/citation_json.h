@@ -1,9 +1,9 @@
 // document/citation_json: a citation and its markup outcome as JSON, the one writer of the fields
 // every JSON output shares (extract's lines, stream's records, the service's answers): "start",
 // "end", "char_start", "char_end", "utf16_start", "utf16_end" (those the caller asks for), "text",
-// "urn", "work", "jurisdiction", "complete", "rule", and "href" when given. Valid JSON whatever
-// the citation's bytes (common/json_text). Written by hand into a buffer sized by a bound: this
-// is the hot output path of `extract`.
+// "urn", "work", "jurisdiction", "complete", "rule", and "href" and "inner" when asked for. Valid
+// JSON whatever the citation's bytes (common/json_text). Written by hand into a buffer sized by a
+// bound: this is the hot output path of `extract`.
 #pragma once
 
 #include <cstddef>
@@ -38,10 +38,13 @@ std::size_t citation_fields_bound(const extract::Citation& c);
 char* write_citation_fields(char* p, const extract::Citation& c, const OffsetFields& offsets,
                             std::pair<const char*, const char*>* urn_json = nullptr);
 
-// `c` as a JSON object appended to `out`, with "href" last when `href` is given.
+// `c` as a JSON object appended to `out`, with "href" when `href` is given and "inner" (the
+// act named inside a citation of its partition: markup links the partition) last when
+// `inner_field`.
 void append_citation_json(std::string& out, const extract::Citation& c,
                           const OffsetFields& offsets = {},
-                          const std::optional<std::string_view>& href = std::nullopt);
+                          const std::optional<std::string_view>& href = std::nullopt,
+                          bool inner_field = false);
 
 // What became of one citation in a markup, as a line of `markup --report` and an item of the
 // service's "outcomes": start, end (null when unknown), urn, linked, reason, detail (when there

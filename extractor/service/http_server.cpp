@@ -1,0 +1,257 @@
+#include "service/http_server.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace lexlink::service {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// At most `slots` holders at once; acquire() waits up to a deadline.
+class WorkGate {
+ public:
+  explicit WorkGate(std::size_t slots) : free_(slots) {}
+
+  bool acquire(Clock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!freed_.wait_until(lock, deadline, [&] { return free_ > 0; })) return false;
+    --free_;
+    return true;
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++free_;
+    }
+    freed_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  std::size_t free_;
+};
+
+HttpRequest to_request(const httplib::Request& req) {
+  HttpRequest r;
+  r.method = req.method;
+  r.target = req.target;
+  for (const auto& [name, value] : req.headers) {
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    r.headers.emplace(std::move(lower), value);
+  }
+  return r;
+}
+
+void write_response(const HttpResponse& from, httplib::Response& res) {
+  res.status = from.status;
+  for (const auto& [name, value] : from.headers) res.set_header(name, value);
+  if (!from.content_type.empty() || !from.body.empty()) {
+    res.set_content(from.body, from.content_type.empty() ? "application/octet-stream"
+                                                         : from.content_type.c_str());
+  }
+}
+
+// The code of a status the HTTP layer answers with on its own.
+const char* code_of(int status) {
+  switch (status) {
+    case 404: return "not_found";
+    case 405: return "method_not_allowed";
+    case 408: return "timeout";
+    case 411: return "length_required";
+    case 413: return "too_large";
+    case 414: return "bad_request";
+    case 415: return "unsupported_media_type";
+    case 503: return "busy";
+    default: return status >= 500 ? "internal" : "bad_request";
+  }
+}
+
+// The sentence of an error the HTTP layer answers with on its own.
+std::string message_of(int status) {
+  switch (status) {
+    case 404: return "no such endpoint";
+    case 413: return "the request is over the size limit";
+    case 414: return "the request target is too long";
+    default: return "a malformed HTTP request (status " + std::to_string(status) + ")";
+  }
+}
+
+}  // namespace
+
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+}
+
+struct HttpServer::Impl {
+  const Service& service;
+  ServerOptions options;
+  httplib::Server server;
+  WorkGate gate;
+  int port = -1;
+
+  Impl(const Service& s, ServerOptions o)
+      : service(s),
+        options(o),
+        gate(o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency())) {}
+
+  // The Service's answer, once a work slot is free.
+  void answer(HttpRequest request, Clock::time_point start, httplib::Response& res) {
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(options.request_seconds));
+    if (!gate.acquire(deadline)) {
+      HttpResponse busy = error_response(503, "busy", "every worker is busy: try again");
+      busy.headers.emplace_back("Retry-After", "1");
+      service.metrics().error("busy");
+      write_response(busy, res);
+      return;
+    }
+    const double reading = std::chrono::duration<double>(Clock::now() - start).count();
+    HttpResponse r = service.handle(request, reading);
+    gate.release();
+    write_response(r, res);
+  }
+
+  // A request with a body: read through the content reader, within the size and time limits.
+  void with_body(const httplib::Request& req, httplib::Response& res,
+                 const httplib::ContentReader& reader) {
+    const Clock::time_point start = Clock::now();
+    HttpRequest request = to_request(req);
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(options.request_seconds));
+    const std::uint64_t max = service.options().max_body_bytes;
+    bool too_large = false, late = false;
+    // A body announced over the limit is refused before a byte of it is read.
+    const std::string length = req.get_header_value("Content-Length");
+    too_large = !length.empty() && std::strtoull(length.c_str(), nullptr, 10) > max;
+    const bool whole = !too_large && reader([&](const char* data, std::size_t n) {
+      if (request.body.size() + n > max) {
+        too_large = true;
+        return false;
+      }
+      request.body.append(data, n);
+      late = Clock::now() > deadline;
+      return !late;
+    });
+    if (!whole || too_large) {
+      HttpResponse e =
+          too_large
+              ? error_response(413, "too_large",
+                               "the body is over the limit of " + std::to_string(max) + " bytes")
+              : error_response(408, "timeout",
+                               "the body did not arrive whole in time (" +
+                                   std::to_string(request.body.size()) + " bytes read)");
+      service.metrics().error(too_large ? "too_large" : "timeout");
+      e.headers.emplace_back("Connection", "close");
+      write_response(e, res);
+      return;
+    }
+    answer(std::move(request), start, res);
+  }
+
+  void routes() {
+    auto plain = [this](const httplib::Request& req, httplib::Response& res) {
+      answer(to_request(req), Clock::now(), res);
+    };
+    auto body = [this](const httplib::Request& req, httplib::Response& res,
+                       const httplib::ContentReader& reader) { with_body(req, res, reader); };
+    server.Get(".*", plain);
+    server.Options(".*", plain);
+    server.Post(".*", body);
+    server.Put(".*", body);
+    server.Patch(".*", body);
+    server.Delete(".*", body);
+    server.set_error_handler(httplib::Server::HandlerWithResponse(
+        [this](const httplib::Request&, httplib::Response& res) {
+          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+          const int status = res.status;
+          service.metrics().error(code_of(status));
+          write_response(error_response(status, code_of(status), message_of(status)), res);
+          return httplib::Server::HandlerResponse::Handled;
+        }));
+    server.set_exception_handler(
+        [this](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+          service.metrics().error("internal");
+          write_response(error_response(500, "internal", "internal error"), res);
+        });
+  }
+};
+
+HttpServer::HttpServer(const Service& service, ServerOptions options)
+    : impl_(std::make_unique<Impl>(service, options)) {
+  Impl& s = *impl_;
+  const std::size_t threads = std::max<std::size_t>(2, options.connections);
+  s.server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  s.server.set_payload_max_length(service.options().max_body_bytes);
+  const auto seconds = static_cast<time_t>(std::max(1.0, options.request_seconds));
+  s.server.set_read_timeout(seconds, 0);
+  s.server.set_write_timeout(seconds, 0);
+  s.server.set_keep_alive_timeout(options.keep_alive_seconds);
+  s.server.set_keep_alive_max_count(1000);
+  s.server.set_tcp_nodelay(true);
+  s.routes();
+}
+
+HttpServer::~HttpServer() = default;
+
+Status HttpServer::bind() {
+  Impl& s = *impl_;
+  if (!is_loopback(s.options.host) && s.service.options().token.empty()) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "listening on " + s.options.host +
+                          " (not loopback) needs --token: every request must then carry it");
+  }
+  std::string host = s.options.host;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (s.options.port == 0) {
+    s.port = s.server.bind_to_any_port(host);
+  } else if (s.server.bind_to_port(host, s.options.port)) {
+    s.port = s.options.port;
+  }
+  if (s.port <= 0) {
+    return make_error(ErrorCode::kIoError,
+                      "cannot listen on " + s.options.host + ":" + std::to_string(s.options.port));
+  }
+  return Status::Ok();
+}
+
+int HttpServer::port() const {
+  return impl_->port;
+}
+
+Status HttpServer::run(const std::function<void()>& ready) {
+  Impl& s = *impl_;
+  if (s.port <= 0) {
+    if (Status b = bind(); !b) return b;
+  }
+  std::atomic<bool> finished{false};
+  std::thread announce([&] {
+    while (!s.server.is_running() && !finished) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (ready && !finished) ready();
+  });
+  const bool ok = s.server.listen_after_bind();
+  finished = true;
+  announce.join();
+  if (!ok) return make_error(ErrorCode::kIoError, "the server stopped on an error");
+  return Status::Ok();
+}
+
+void HttpServer::stop() {
+  impl_->server.stop();
+}
+
+}  // namespace lexlink::service
