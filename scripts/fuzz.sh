@@ -17,6 +17,7 @@
 #   extract_fuzz        tests/fuzz/seeds/extract_fuzz/ only (paragraphs of corpora/*/text)
 #   stream_request_fuzz the lines of tests/data/document/stream-requests.tsv
 #   c_api_fuzz          extract_fuzz's seeds behind two option bytes (see c_api_fuzz.cpp)
+#   service_request_fuzz the requests of tests/data/service/requests.tsv (service_seeds.py)
 # and given tests/fuzz/dicts/<target>.dict when there is one. Inputs it finds stay in
 # build-fuzz/corpus/<target>/ and seed the next run (a long run keeps growing the same corpus);
 # a failure leaves its input as build-fuzz/crash-*, leak-* or timeout-* (replay:
@@ -29,7 +30,7 @@ only=()
 for arg in "$@"; do
   case "$arg" in
     --long) long=1 ;;
-    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $arg" >&2; exit 2 ;;
     *) only+=("$arg") ;;
   esac
@@ -93,6 +94,11 @@ gather_seeds() {
       # One record per file: the lines of the stream records table.
       grep -v '^#' tests/data/document/stream-requests.tsv | tail -n +2 | cut -f1 |
         awk -v dir="$dir" '{ f = sprintf("%s/record-%03d", dir, NR); printf "%s", $0 > f; close(f) }'
+      ;;
+    service_request_fuzz)
+      # One request per file, from the service's request table, in the target's layout (a byte
+      # for method, Content-Type and Origin; the target; '\n'; the body).
+      python3 tests/fuzz/service_seeds.py tests/data/service/requests.tsv "$dir"
       ;;
     c_api_fuzz)
       # The extractor's seeds (corpus paragraphs) behind two option bytes: defaults; HTML,

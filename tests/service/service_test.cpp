@@ -50,9 +50,9 @@ HttpRequest request_of(const std::vector<std::string_view>& f) {
 }
 
 TEST_CASE("service: each request of the table gets its status and body", "[service]") {
-  const auto table = test::load_table("tests/data/service/requests.tsv",
-                                      {"setup", "method", "target", "headers", "body", "status",
-                                       "expect"});
+  const auto table =
+      test::load_table("tests/data/service/requests.tsv",
+                       {"setup", "method", "target", "headers", "body", "status", "expect"});
   REQUIRE(table.rows().size() >= 60);
   std::map<std::string, std::unique_ptr<Service>> services;
   for (const auto& row : table.rows()) {
@@ -102,8 +102,7 @@ TEST_CASE("service: an allowed origin gets CORS headers, another none", "[servic
   CHECK(header(pre, "Access-Control-Allow-Headers").find("Authorization") != std::string::npos);
 }
 
-TEST_CASE("service: /metrics counts requests by endpoint and status, errors by code",
-          "[service]") {
+TEST_CASE("service: /metrics counts requests by endpoint and status, errors by code", "[service]") {
   auto s = make_service("open");
   HttpRequest ok;
   ok.method = "POST";
@@ -129,8 +128,7 @@ TEST_CASE("service: /metrics counts requests by endpoint and status, errors by c
         std::string::npos);
 }
 
-TEST_CASE("service: threads share one Service and get the answers one thread gets",
-          "[service]") {
+TEST_CASE("service: threads share one Service and get the answers one thread gets", "[service]") {
   auto s = make_service("open");
   HttpRequest r;
   r.method = "POST";
