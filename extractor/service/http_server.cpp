@@ -1,13 +1,14 @@
 #include "service/http_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -100,6 +101,7 @@ struct HttpServer::Impl {
   httplib::Server server;
   WorkGate gate;
   int port = -1;
+  int listening = -1;  // the listening socket, once bound
 
   Impl(const Service& s, ServerOptions o)
       : service(s),
@@ -198,8 +200,16 @@ HttpServer::HttpServer(const Service& service, ServerOptions options)
   s.server.set_read_timeout(seconds, 0);
   s.server.set_write_timeout(seconds, 0);
   s.server.set_keep_alive_timeout(options.keep_alive_seconds);
-  s.server.set_keep_alive_max_count(1000);
+  s.server.set_keep_alive_max_count(100000);
   s.server.set_tcp_nodelay(true);
+  // httplib listens with a backlog of 5: 32 clients connecting at once lose SYNs and wait a
+  // second for the retransmission. The listening socket is kept to listen again with a longer
+  // backlog once bound (Linux updates the backlog of a listening socket).
+  s.server.set_socket_options([&s](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    s.listening = sock;
+  });
   s.routes();
 }
 
@@ -220,6 +230,7 @@ Status HttpServer::bind() {
   } else if (s.server.bind_to_port(host, s.options.port)) {
     s.port = s.options.port;
   }
+  if (s.port > 0 && s.listening >= 0) ::listen(s.listening, SOMAXCONN);
   if (s.port <= 0) {
     return make_error(ErrorCode::kIoError,
                       "cannot listen on " + s.options.host + ":" + std::to_string(s.options.port));
