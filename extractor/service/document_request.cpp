@@ -222,23 +222,28 @@ std::string charset_of(std::string_view content_type) {
   return value;
 }
 
+bool percent_decode(std::string_view s, bool plus_is_space, std::string& to) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+' && plus_is_space) {
+      to += ' ';
+    } else if (s[i] != '%') {
+      to += s[i];
+    } else if (i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+               std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      to += static_cast<char>(urn::hex_value(s[i + 1]) * 16 + urn::hex_value(s[i + 2]));
+      i += 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool parse_query(std::string_view query, std::vector<QueryParam>& out, std::string& error) {
   auto decode = [&](std::string_view s, std::string& to) {
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == '+') {
-        to += ' ';
-      } else if (s[i] != '%') {
-        to += s[i];
-      } else if (i + 2 < s.size() + 0 && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-                 std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-        to += static_cast<char>(urn::hex_value(s[i + 1]) * 16 + urn::hex_value(s[i + 2]));
-        i += 2;
-      } else {
-        error = "a malformed percent-escape in the query";
-        return false;
-      }
-    }
-    return true;
+    if (percent_decode(s, true, to)) return true;
+    error = "a malformed percent-escape in the query";
+    return false;
   };
   std::size_t at = 0;
   while (at < query.size()) {

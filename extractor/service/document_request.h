@@ -64,6 +64,10 @@ struct QueryParam {
 };
 bool parse_query(std::string_view query, std::vector<QueryParam>& out, std::string& error);
 
+// %XX escapes decoded into `to` (and '+' as a space when `plus_is_space`); false for a '%' not
+// followed by two hex digits.
+bool percent_decode(std::string_view s, bool plus_is_space, std::string& to);
+
 // The media type of a Content-Type, lower case, without parameters; and its charset, if any.
 std::string media_type(std::string_view content_type);
 std::string charset_of(std::string_view content_type);

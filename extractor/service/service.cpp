@@ -150,7 +150,20 @@ class Endpoints {
     return r;
   }
 
-  HttpResponse urn(std::string_view name) const {
+  // `segment`: the path after /v1/urn/, the name as written (its ':' ';' '~' '@' are legal in
+  // a path); a segment percent-encoded whole ("urn%3Alex%3A...", what a client's path quoting
+  // makes) is decoded once: a name as written starts with "urn:", never with "urn%3A".
+  HttpResponse urn(std::string_view segment) const {
+    std::string decoded;
+    std::string_view name = segment;
+    if (segment.size() >= 6 &&
+        (segment.substr(0, 6) == "urn%3A" || segment.substr(0, 6) == "urn%3a" ||
+         segment.substr(0, 6) == "URN%3A")) {
+      if (!percent_decode(segment, false, decoded)) {
+        return error_response(400, "bad_request", "a malformed percent-escape in the name");
+      }
+      name = decoded;
+    }
     UrnOptions o;
     o.allow_unnumbered = true;
     json j;
