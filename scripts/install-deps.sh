@@ -12,7 +12,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev clang-format
   python3  # tests: tools/score.py agreement (tests/eval), JSON checks of the install test
   python3-dev pybind11-dev python3-pytest  # the Python module (bindings/python) and its tests
-  libcpp-httplib-dev  # lexlink serve (extractor/service)
+  libcpp-httplib-dev python3-yaml  # lexlink serve (extractor/service); its OpenAPI file checked
 )
 if [ "${1:-}" = --bench ]; then
   command -v npm >/dev/null && command -v node >/dev/null || PACKAGES+=(npm)  # any npm will do

@@ -236,3 +236,35 @@ def test_help_states_the_limits():
     for default in ["127.0.0.1:8750", "8388608", "--request-timeout", "--connections N",
                     "--allow-origin", "--token"]:
         assert default in r.stdout
+
+
+def test_the_openapi_file_says_what_the_service_does(server):
+    import yaml  # Debian's python3-yaml
+
+    with open(os.path.join(ROOT, "docs/openapi.yaml"), encoding="utf-8") as f:
+        spec = yaml.safe_load(f)
+    schemas = spec["components"]["schemas"]
+    _, _, body = call(server, "POST", "/v1/extract",
+                      json.dumps({"text": "legge 3 aprile 2000, n. 56", "jurisdiction": "it"}),
+                      {"Content-Type": "application/json"})
+    (c,) = json.loads(body)["citations"]
+    assert set(c) == set(schemas["Citation"]["properties"])
+    for path in spec["paths"]:
+        status, _, _ = call(server, "GET", path.replace("{name}", "urn:lex:it:stato:legge:2000;1"))
+        assert status in (200, 405), path
+    # Every key of a document request is read (markup takes all but offsets, extract all but
+    # profile), and one more is refused.
+    keys = set(schemas["DocumentRequest"]["properties"]) - {"text", "content"}
+    values = {"format": "text", "jurisdiction": "it", "self": "urn:lex:it:stato:legge:2000;1",
+              "offsets": "utf16", "href": "urn", "partition_sep": "~", "profile": "html"}
+    assert keys == set(values)
+    for endpoint, left_out in [("/v1/extract", "profile"), ("/v1/markup", "offsets")]:
+        request = {k: v for k, v in values.items() if k != left_out}
+        request["text"] = "legge 3 aprile 2000, n. 56"
+        status, _, body = call(server, "POST", endpoint, json.dumps(request),
+                               {"Content-Type": "application/json"})
+        assert status == 200, body
+        request[left_out] = values[left_out]
+        status, _, _ = call(server, "POST", endpoint, json.dumps(request),
+                            {"Content-Type": "application/json"})
+        assert status == 400
