@@ -123,7 +123,7 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
                           const OffsetFields& offsets) {
   const std::size_t at = out.size();
   const std::size_t bound =
-      32 + file_json.size() + document::citation_fields_bound(c) + json_string_bound(href.size());
+      48 + file_json.size() + document::citation_fields_bound(c) + json_string_bound(href.size());
   make_room(out, bound);
   out.resize(at + bound);
   char* const begin = out.data();
@@ -137,7 +137,7 @@ void append_citation_line(PodVector<char>& out, std::string_view file_json,
   // The href is most often the urn itself (--href urn): its JSON is written already.
   p = href == std::string_view(c.urn) ? put_copy(p, urn_json.first, urn_json.second)
                                       : write_json_string(p, href);
-  p = put_literal(p, "}\n");
+  p = c.inner ? put_literal(p, ",\"inner\":true}\n") : put_literal(p, ",\"inner\":false}\n");
   out.resize(static_cast<std::size_t>(p - begin));
 }
 

@@ -217,7 +217,7 @@ Output answer(Record& rec, const Setup& setup) {
     out.line += ",\"citations\":[";
     for (std::size_t i = 0; i < citations.size(); ++i) {
       if (i > 0) out.line += ',';
-      document::append_citation_json(out.line, citations[i], setup.offsets);
+      document::append_citation_json(out.line, citations[i], setup.offsets, std::nullopt, true);
     }
     out.line += "]}\n";
     out.citations = citations.size();

@@ -55,7 +55,7 @@ TEST_CASE("extract prints the documented fields for each citation", "[cli][extra
   const auto lines = json_lines(r.out);
   REQUIRE(lines.size() == 4);
   for (const char* field : {"file", "start", "end", "char_start", "char_end", "text", "urn", "work",
-                            "jurisdiction", "complete", "rule", "href"}) {
+                            "jurisdiction", "complete", "rule", "href", "inner"}) {
     INFO(field);
     CHECK(lines[0].contains(field));
   }
@@ -699,4 +699,27 @@ TEST_CASE("extract --output tsv and csv give the JSON's fields in a table with o
   CHECK(lines_of(missing.out).size() == 2);
   CHECK(missing.err.find(".missing") != std::string::npos);
   CHECK(run_cli({"extract", "--output", "xml", odd}).exit_code == 2);
+}
+
+TEST_CASE("extract and stream say which citations are the inner act of a partition citation",
+          "[cli][extract]") {
+  const std::string text =
+      "In terms of section 12 of the Municipal Systems Act, 2000 (Act No. 32 of 2000), the "
+      "council";
+  auto r = run_cli({"extract", "--jurisdiction", "za", "-"}, text);
+  REQUIRE(r.exit_code == 0);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["urn"] == "urn:lex:za:parliament:act:2000;32~section-12");
+  CHECK(lines[0]["inner"] == false);
+  CHECK(lines[1]["urn"] == "urn:lex:za:parliament:act:2000;32");
+  CHECK(lines[1]["inner"] == true);
+  json record;
+  record["content"] = text;
+  auto s = run_cli({"stream", "--no-content", "--jurisdiction", "za"}, record.dump() + "\n");
+  REQUIRE(s.exit_code == 0);
+  const auto answer = json::parse(s.out);
+  REQUIRE(answer["citations"].size() == 2);
+  CHECK(answer["citations"][0]["inner"] == false);
+  CHECK(answer["citations"][1]["inner"] == true);
 }
