@@ -4,6 +4,12 @@
 #include <pthread.h>
 #include <signal.h>
 
+#if defined(LEXLINK_WITH_MIMALLOC)
+#include <mimalloc.h>
+#else
+#include <malloc.h>
+#endif
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -39,7 +45,9 @@ constexpr const char* kServeUsage =
     "                          503 (default 10)\n"
     "  --jobs N                requests answered at once (default: the cores)\n"
     "  --connections N         connections served at once, each on its thread (default 64)\n"
-    "  --keep-alive SEC        an idle connection is closed after SEC seconds (default 5)\n";
+    "  --keep-alive SEC        an idle connection is closed after SEC seconds (default 5)\n"
+    "  --max-inflight BYTES    request bodies held at once, over all connections; a body\n"
+    "                          that would pass it gets 503 (default 134217728: 128 MB)\n";
 
 // The words of a space-separated list.
 std::vector<std::string> split_jurisdictions(const std::string& list) {
@@ -87,7 +95,7 @@ int read_setup(const Context& context, const std::vector<std::string>& argv,
   args.flag("help").option("listen", "127.0.0.1:8750").option("token", "").multi("allow-origin");
   args.option("jurisdiction", "auto").option("engine", "hyperscan").option("cache", "");
   args.option("max-body", "8388608").option("request-timeout", "10").option("jobs", "0");
-  args.option("connections", "64").option("keep-alive", "5");
+  args.option("connections", "64").option("keep-alive", "5").option("max-inflight", "134217728");
   if (!args.parse(argv) || !args.positional().empty()) {
     std::fprintf(stderr, "lexlink serve: %s\n\n%s",
                  args.error().empty() ? "no arguments" : args.error().c_str(),
@@ -98,13 +106,14 @@ int read_setup(const Context& context, const std::vector<std::string>& argv,
     std::fputs(usage_text(context, kServeUsage).c_str(), stdout);
     return -1;
   }
-  double max_body = 0, timeout = 0, jobs = 0, connections = 0, keep_alive = 0;
+  double max_body = 0, timeout = 0, jobs = 0, connections = 0, keep_alive = 0, inflight = 0;
   if (!read_listen(args.get("listen"), server) ||
       !read_number(args, "max-body", 1, 1 << 30, max_body) ||
       !read_number(args, "request-timeout", 0.1, 3600, timeout) ||
       !read_number(args, "jobs", 0, 1024, jobs) ||
       !read_number(args, "connections", 2, 4096, connections) ||
-      !read_number(args, "keep-alive", 1, 3600, keep_alive)) {
+      !read_number(args, "keep-alive", 1, 3600, keep_alive) ||
+      !read_number(args, "max-inflight", 1, 1e12, inflight)) {
     return 2;
   }
   if (args.get("engine") != "hyperscan" && args.get("engine") != "re2") {
@@ -126,6 +135,18 @@ int read_setup(const Context& context, const std::vector<std::string>& argv,
   server.jobs = static_cast<std::size_t>(jobs);
   server.connections = static_cast<std::size_t>(connections);
   server.keep_alive_seconds = static_cast<int>(keep_alive);
+  server.max_inflight_bytes = static_cast<std::uint64_t>(inflight);
+  if (server.max_inflight_bytes < so.max_body_bytes) {
+    std::fprintf(stderr, "lexlink serve: --max-inflight is at least --max-body\n");
+    return 2;
+  }
+  // The memory of a large request goes back to the system once it is answered: the
+  // allocators keep a thread's free pages, and a connection thread may then idle for long.
+#if defined(LEXLINK_WITH_MIMALLOC)
+  server.release_memory = [] { mi_collect(true); };
+#else
+  server.release_memory = [] { malloc_trim(0); };
+#endif
   return 0;
 }
 

@@ -101,7 +101,17 @@ struct HttpServer::Impl {
   httplib::Server server;
   WorkGate gate;
   int port = -1;
-  int listening = -1;  // the listening socket, once bound
+  int listening = -1;                      // the listening socket, once bound
+  std::atomic<std::uint64_t> inflight{0};  // body bytes held (ServerOptions::max_inflight_bytes)
+
+  // Takes `n` bytes of the in-flight budget; false (nothing taken) when they do not fit.
+  bool reserve(std::uint64_t n) {
+    std::uint64_t held = inflight.load();
+    do {
+      if (held + n > options.max_inflight_bytes) return false;
+    } while (!inflight.compare_exchange_weak(held, held + n));
+    return true;
+  }
 
   Impl(const Service& s, ServerOptions o)
       : service(s),
@@ -125,41 +135,64 @@ struct HttpServer::Impl {
     write_response(r, res);
   }
 
-  // A request with a body: read through the content reader, within the size and time limits.
+  // A request with a body: read through the content reader, within the size, time and
+  // in-flight limits.
   void with_body(const httplib::Request& req, httplib::Response& res,
                  const httplib::ContentReader& reader) {
     const Clock::time_point start = Clock::now();
+    const std::uint64_t max = service.options().max_body_bytes;
+    // A body announced over the limit is refused before a byte of it is read; so is one the
+    // in-flight budget has no room for.
+    const std::string length = req.get_header_value("Content-Length");
+    const std::uint64_t announced = length.empty() ? 0 : std::strtoull(length.c_str(), nullptr, 10);
+    if (announced > max) return refuse(res, 413, "too_large", over_limit(max));
+    if (!reserve(announced)) return busy(res);
+    std::uint64_t held = announced;
     HttpRequest request = to_request(req);
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                       std::chrono::duration<double>(options.request_seconds));
-    const std::uint64_t max = service.options().max_body_bytes;
-    bool too_large = false, late = false;
-    // A body announced over the limit is refused before a byte of it is read.
-    const std::string length = req.get_header_value("Content-Length");
-    too_large = !length.empty() && std::strtoull(length.c_str(), nullptr, 10) > max;
-    const bool whole = !too_large && reader([&](const char* data, std::size_t n) {
-      if (request.body.size() + n > max) {
-        too_large = true;
-        return false;
+    bool too_large = false, late = false, no_room = false;
+    const bool whole = reader([&](const char* data, std::size_t n) {
+      if (request.body.size() + n > max) return !(too_large = true);
+      if (request.body.size() + n > held) {  // chunked: counted as it comes
+        if (!reserve(request.body.size() + n - held)) return !(no_room = true);
+        held = request.body.size() + n;
       }
       request.body.append(data, n);
       late = Clock::now() > deadline;
       return !late;
     });
-    if (!whole || too_large) {
-      HttpResponse e =
-          too_large
-              ? error_response(413, "too_large",
-                               "the body is over the limit of " + std::to_string(max) + " bytes")
-              : error_response(408, "timeout",
-                               "the body did not arrive whole in time (" +
-                                   std::to_string(request.body.size()) + " bytes read)");
-      service.metrics().error(too_large ? "too_large" : "timeout");
-      e.headers.emplace_back("Connection", "close");
-      write_response(e, res);
-      return;
+    if (too_large || no_room || !whole) {
+      inflight -= held;
+      if (too_large) return refuse(res, 413, "too_large", over_limit(max));
+      if (no_room) return busy(res);
+      return refuse(res, 408, "timeout",
+                    "the body did not arrive whole in time (" +
+                        std::to_string(request.body.size()) + " bytes read)");
     }
+    const bool large = request.body.size() >= (1u << 20);
     answer(std::move(request), start, res);
+    inflight -= held;
+    if (large && options.release_memory) options.release_memory();
+  }
+
+  static std::string over_limit(std::uint64_t max) {
+    return "the body is over the limit of " + std::to_string(max) + " bytes";
+  }
+
+  // An error answer of the HTTP layer, closing the connection (its body may be unread).
+  void refuse(httplib::Response& res, int status, const char* code, const std::string& message) {
+    HttpResponse e = error_response(status, code, message);
+    service.metrics().error(code);
+    e.headers.emplace_back("Connection", "close");
+    write_response(e, res);
+  }
+
+  void busy(httplib::Response& res) {
+    HttpResponse e = error_response(503, "busy", "too many request bodies at once: try again");
+    e.headers.emplace_back("Retry-After", "1");
+    service.metrics().error("busy");
+    write_response(e, res);
   }
 
   void routes() {

@@ -12,9 +12,9 @@
 // - A body over max_body_bytes gets 413 before it is read; a body that does not arrive whole
 //   within `request_seconds` (a slow or truncated client) gets 408 and the connection is closed;
 //   every error the HTTP layer itself makes (malformed request line, header too long) is JSON
-//   as the Service's are.
-// - run() returns when stop() is called (from any thread, or by SIGINT/SIGTERM through
-//   stop_on_signals()).
+//   as the Service's are. Bodies held at once are bounded by max_inflight_bytes (503 beyond).
+// - run() returns when stop() is called (from any thread; `lexlink serve` calls it on SIGINT
+//   and SIGTERM).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,14 @@ struct ServerOptions {
   std::size_t connections = 64;  // connection threads
   double request_seconds = 10;   // to read a request's body, and to wait for a work slot
   int keep_alive_seconds = 5;    // an idle keep-alive connection is closed after this
+  // The bytes of request bodies held at once, over all connections (each counted from its
+  // Content-Length, or as it arrives when chunked); a body that would pass it gets 503 before
+  // it is read. Bounds the memory of many large requests at once.
+  std::uint64_t max_inflight_bytes = std::uint64_t{128} << 20;
+  // Called on the connection's thread after a request whose body was 1 MB or more was
+  // answered: gives the allocator's free memory back to the system (the CLI passes mimalloc's
+  // mi_collect, or glibc's malloc_trim), so memory returns to its idle level. May be empty.
+  std::function<void()> release_memory;
 };
 
 // Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).

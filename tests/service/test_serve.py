@@ -267,3 +267,23 @@ def test_the_openapi_file_says_what_the_service_does(server):
         status, _, _ = call(server, "POST", endpoint, json.dumps(request),
                             {"Content-Type": "application/json"})
         assert status == 400
+
+
+def test_bodies_held_at_once_are_bounded():
+    p, port = start("--max-body", "1000", "--max-inflight", "1000", "--request-timeout", "3")
+    try:
+        held = socket.create_connection(("127.0.0.1", port))
+        held.sendall(b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                     b"Content-Length: 800\r\n\r\nlegge")
+        time.sleep(0.3)
+        out = raw(port, b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                        b"Content-Length: 500\r\n\r\n" + b"a" * 500, timeout=5)
+        assert out.startswith(b"HTTP/1.1 503 "), out[:200]
+        assert b"Retry-After: 1" in out and b'"code":"busy"' in out
+        held.close()
+        time.sleep(3.5)  # the held body times out and gives its room back
+        status, _, _ = call(port, "POST", "/v1/extract", b"a" * 500, {"Content-Type": "text/plain"})
+        assert status == 200
+    finally:
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=10) == 0
