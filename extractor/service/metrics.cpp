@@ -5,8 +5,8 @@
 namespace lexlink::service {
 namespace {
 
-constexpr std::string_view kEndpointNames[] = {"extract", "markup",  "urn",  "documents",
-                                               "healthz", "metrics", "page", "other"};
+constexpr std::string_view kEndpointNames[] = {"extract", "markup",  "urn",
+                                               "healthz", "metrics", "other"};
 
 std::size_t status_index(int status) {
   for (std::size_t i = 0; i < Metrics::kStatuses.size(); ++i) {

@@ -15,17 +15,7 @@
 namespace lexlink::service {
 
 // The endpoints counted apart; every other path is kOther.
-enum class Endpoint : std::uint8_t {
-  kExtract,
-  kMarkup,
-  kUrn,
-  kDocuments,
-  kHealthz,
-  kMetrics,
-  kPage,
-  kOther,
-  kCount
-};
+enum class Endpoint : std::uint8_t { kExtract, kMarkup, kUrn, kHealthz, kMetrics, kOther, kCount };
 std::string_view endpoint_name(Endpoint e);
 
 class Metrics {
