@@ -143,10 +143,12 @@ int read_setup(const Context& context, const std::vector<std::string>& argv,
   // The memory of a large request goes back to the system once it is answered: the
   // allocators keep a thread's free pages, and a connection thread may then idle for long.
 #if defined(LEXLINK_WITH_MIMALLOC)
-  // mimalloc keeps freed pages committed for a while (decommit_delay), per thread: 16 markups
-  // of 8 MB at once left 416 MB resident, on threads that then idle. Without the delay the
-  // resident size returns to its idle level (36 MB), and the peak halves (bench/results/).
-  if (std::getenv("MIMALLOC_DECOMMIT_DELAY") == nullptr) mi_option_set(mi_option_decommit_delay, 0);
+  // mimalloc keeps a thread's freed pages committed for decommit_delay (25 ms) and purges them
+  // only when that thread allocates again, so a connection thread idling after a large request
+  // keeps them: 16 markups of 8 MB at once left 416 MB resident. A delay of 1 ms leaves 126 MB
+  // at the same throughput of small requests; 0 leaves 36 MB but cost 25-40% of the requests
+  // per second (alternating runs, bench/results/2026-12-03-vm-serve-memory.txt).
+  if (std::getenv("MIMALLOC_DECOMMIT_DELAY") == nullptr) mi_option_set(mi_option_decommit_delay, 1);
   server.release_memory = [] { mi_collect(true); };
 #else
   server.release_memory = [] { malloc_trim(0); };
