@@ -14,18 +14,23 @@ void declare_extractor_options(Args& args) {
   args.option("self", "");
 }
 
+std::optional<scan::Engine> parse_engine(std::string_view value) {
+  if (value == "hyperscan") return scan::Engine::kHyperscan;
+  if (value == "re2") return scan::Engine::kRe2;
+  return std::nullopt;
+}
+
 std::shared_ptr<const extract::Extractor> load_extractor(const char* command,
                                                          const Context& context, const Args& args) {
   extract::ExtractorOptions eo;
   eo.data_dir = context.data_dir;
   eo.grammars = {args.get("jurisdiction")};
-  const std::string& engine = args.get("engine");
-  if (engine == "re2") {
-    eo.engine = scan::Engine::kRe2;
-  } else if (engine != "hyperscan") {
+  const auto engine = parse_engine(args.get("engine"));
+  if (!engine) {
     std::fprintf(stderr, "lexlink %s: --engine is hyperscan or re2\n", command);
     return nullptr;
   }
+  eo.engine = *engine;
   eo.cache_dir = args.get("cache");
   const std::string& self = args.get("self");
   if (!self.empty()) {

@@ -5,12 +5,15 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "extract/extractor.h"
 #include "rewrite/link_markup.h"
+#include "scan/trigger_scanner.h"
 #include "text/view_builder.h"
 #include "urn/profiles.h"
 
@@ -18,6 +21,9 @@ namespace lexlink::cli {
 
 // Declares --jurisdiction (default it), --engine, --cache and --self on `args`.
 void declare_extractor_options(Args& args);
+
+// --engine's value: "hyperscan" or "re2"; nullopt for another.
+std::optional<scan::Engine> parse_engine(std::string_view value);
 
 // Loads the extractor the options name, and checks --self. On failure prints
 // "lexlink COMMAND: message" and returns nullptr.

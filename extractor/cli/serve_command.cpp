@@ -116,14 +116,15 @@ int read_setup(const Context& context, const std::vector<std::string>& argv,
       !read_number(args, "max-inflight", 1, 1e12, inflight)) {
     return 2;
   }
-  if (args.get("engine") != "hyperscan" && args.get("engine") != "re2") {
+  const auto engine = parse_engine(args.get("engine"));
+  if (!engine) {
     std::fprintf(stderr, "lexlink serve: --engine is hyperscan or re2\n");
     return 2;
   }
   so.data_folder = context.data_dir;
   so.jurisdictions = split_jurisdictions(jurisdiction_list(context));
   so.default_jurisdiction = args.get("jurisdiction");
-  so.engine = args.get("engine") == "re2" ? scan::Engine::kRe2 : scan::Engine::kHyperscan;
+  so.engine = *engine;
   so.cache_folder = args.get("cache");
   so.max_body_bytes = static_cast<std::uint64_t>(max_body);
   so.token = args.get("token");

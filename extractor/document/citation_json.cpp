@@ -16,24 +16,28 @@ char* put_number(char* p, std::uint64_t v) {
 
 }  // namespace
 
-std::optional<OffsetFields> parse_offsets(std::string_view value) {
+bool add_offset(std::string_view item, const OffsetNames& names, OffsetFields& out) {
+  if (item == names.bytes) {
+    out.bytes = true;
+  } else if (item == names.code_points) {
+    out.code_points = true;
+  } else if (item == names.utf16) {
+    out.utf16 = true;
+  } else if (item == "all") {
+    out = OffsetFields{true, true, true};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::optional<OffsetFields> parse_offsets(std::string_view value, const OffsetNames& names) {
   OffsetFields out{false, false, false};
   std::size_t at = 0;
   while (at <= value.size()) {
     std::size_t comma = value.find(',', at);
     if (comma == std::string_view::npos) comma = value.size();
-    const std::string_view item = value.substr(at, comma - at);
-    if (item == "bytes") {
-      out.bytes = true;
-    } else if (item == "chars") {
-      out.code_points = true;
-    } else if (item == "utf16") {
-      out.utf16 = true;
-    } else if (item == "all") {
-      out = OffsetFields{true, true, true};
-    } else {
-      return std::nullopt;
-    }
+    if (!add_offset(value.substr(at, comma - at), names, out)) return std::nullopt;
     at = comma + 1;
   }
   return out;

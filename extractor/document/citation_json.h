@@ -26,8 +26,20 @@ struct OffsetFields {
   bool utf16 = false;
 };
 
-// A comma-separated list of bytes, chars and utf16, or all; nullopt for anything else.
-std::optional<OffsetFields> parse_offsets(std::string_view value);
+// The words that name the three spans: the CLI's (--offsets bytes,chars,utf16) and the
+// service's ("offsets": "utf8,codepoint,utf16"); "all" names the three in both.
+struct OffsetNames {
+  std::string_view bytes, code_points, utf16;
+};
+inline constexpr OffsetNames kCliOffsetNames{"bytes", "chars", "utf16"};
+inline constexpr OffsetNames kServiceOffsetNames{"utf8", "codepoint", "utf16"};
+
+// Adds the span `item` names (or all three for "all") to `out`; false for another word.
+bool add_offset(std::string_view item, const OffsetNames& names, OffsetFields& out);
+
+// A comma-separated list of those words; nullopt when one is not.
+std::optional<OffsetFields> parse_offsets(std::string_view value,
+                                          const OffsetNames& names = kCliOffsetNames);
 
 // The most bytes write_citation_fields() writes for `c`.
 std::size_t citation_fields_bound(const extract::Citation& c);

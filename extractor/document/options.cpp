@@ -3,6 +3,7 @@
 #include <string>
 
 #include "text/charset.h"
+#include "urn/urn.h"
 
 namespace lexlink::document {
 
@@ -25,6 +26,14 @@ Result<std::optional<text::Encoding>> parse_encoding(std::string_view label) {
                     "unknown encoding '" + std::string(label) +
                         "' (auto, utf-8, utf-16le, utf-16be, iso-8859-1, windows-1252, "
                         "iso-8859-15, or another label of one of them)");
+}
+
+std::string self_name_error(std::string_view name) {
+  if (name.empty()) return {};
+  urn::ParseOptions po;
+  po.allow_unnumbered = true;
+  urn::ParseError e;
+  return urn::validate(name, po, &e) ? std::string() : e.message;
 }
 
 text::ViewOptions citation_view(text::ViewOptions view, const extract::Extractor* extractor) {

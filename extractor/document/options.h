@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -21,6 +22,11 @@ Result<text::ViewOptions::FormatChoice> parse_format(std::string_view label);
 // utf-8, utf-16le, utf-16be, iso-8859-1 / latin1, windows-1252 / cp1252, iso-8859-15 / latin9
 // and their aliases); kInvalidArgument naming the accepted values when it knows none.
 Result<std::optional<text::Encoding>> parse_encoding(std::string_view label);
+
+// Why `name` cannot be a document's own name ("del presente decreto"): the parser's message for
+// a name that is not a valid URN:LEX name (unnumbered names allowed, as URN:NIR has them); ""
+// for a valid or empty one. How --self, stream records and the service check it.
+std::string self_name_error(std::string_view name);
 
 // The values for usage texts.
 inline constexpr const char* kFormatLabels = "auto|text|html|xml";

@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "document/options.h"
-#include "urn/urn.h"
 
 namespace lexlink::document {
 namespace {
@@ -61,13 +60,7 @@ std::string read_fields(json& j, std::uint64_t max_content_bytes, std::string_vi
     if (!f) return f.error().message;
     r.format = *f;
   }
-  if (!r.self.empty()) {
-    // Checked like --self.
-    urn::ParseOptions po;
-    po.allow_unnumbered = true;
-    urn::ParseError e;
-    if (!urn::validate(r.self, po, &e)) return "self: " + e.message;
-  }
+  if (const std::string e = self_name_error(r.self); !e.empty()) return "self: " + e;
   return {};
 }
 

@@ -8,7 +8,6 @@
 #include "common/json_text.h"
 #include "document/options.h"
 #include "urn/percent.h"
-#include "urn/urn.h"
 
 namespace lexlink::service {
 namespace {
@@ -24,36 +23,8 @@ constexpr std::string_view kRawTypes[] = {
     "text/plain", "text/html",       "application/xhtml+xml",
     "text/xml",   "application/xml", "application/octet-stream"};
 
-// "utf8", "codepoint", "utf16" (and "all") into `out`; false for another item.
-bool add_offsets(std::string_view item, document::OffsetFields& out) {
-  if (item == "utf8") {
-    out.bytes = true;
-  } else if (item == "codepoint") {
-    out.code_points = true;
-  } else if (item == "utf16") {
-    out.utf16 = true;
-  } else if (item == "all") {
-    out = {true, true, true};
-  } else {
-    return false;
-  }
-  return true;
-}
-
 constexpr const char* kOffsetsMessage =
     "\"offsets\" is a list of utf8, codepoint and utf16 (an array, or a comma-separated string)";
-
-std::optional<RequestError> set_offsets_list(std::string_view list, DocumentRequest& r) {
-  r.offsets = {false, false, false};
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    std::size_t comma = list.find(',', at);
-    if (comma == std::string_view::npos) comma = list.size();
-    if (!add_offsets(list.substr(at, comma - at), r.offsets)) return bad(kOffsetsMessage);
-    at = comma + 1;
-  }
-  return std::nullopt;
-}
 
 // One option by name, its value a string; `raw`: it came in the query (where "encoding" is
 // allowed: a JSON string is UTF-8).
@@ -70,13 +41,14 @@ std::optional<RequestError> set_option(DocumentEndpoint endpoint, std::string_vi
   } else if (name == "jurisdiction") {
     r.jurisdiction = value;
   } else if (name == "self") {
-    urn::ParseOptions po;
-    po.allow_unnumbered = true;
-    urn::ParseError e;
-    if (!value.empty() && !urn::validate(value, po, &e)) return bad("self: " + e.message);
+    if (const std::string e = document::self_name_error(value); !e.empty()) {
+      return bad("self: " + e);
+    }
     r.self = value;
   } else if (name == "offsets" && endpoint == DocumentEndpoint::kExtract) {
-    return set_offsets_list(value, r);
+    const auto offsets = document::parse_offsets(value, document::kServiceOffsetNames);
+    if (!offsets) return bad(kOffsetsMessage);
+    r.offsets = *offsets;
   } else if (name == "href") {
     if (value != "resolver" && value != "urn") return bad("\"href\" is resolver or urn");
     r.href = value == "urn" ? rewrite::HrefMode::kUrn : rewrite::HrefMode::kResolver;
@@ -109,7 +81,8 @@ std::optional<RequestError> read_json_option(DocumentEndpoint endpoint, const st
   if (key == "offsets" && value.is_array() && endpoint == DocumentEndpoint::kExtract) {
     r.offsets = {false, false, false};
     for (const json& item : value) {
-      if (!item.is_string() || !add_offsets(item.get_ref<const std::string&>(), r.offsets)) {
+      if (!item.is_string() || !document::add_offset(item.get_ref<const std::string&>(),
+                                                     document::kServiceOffsetNames, r.offsets)) {
         return bad(kOffsetsMessage);
       }
     }

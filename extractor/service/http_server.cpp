@@ -118,17 +118,15 @@ struct HttpServer::Impl {
         options(o),
         gate(o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency())) {}
 
+  // When a request read from `start` must have its body and a work slot.
+  Clock::time_point deadline_of(Clock::time_point start) const {
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(options.request_seconds));
+  }
+
   // The Service's answer, once a work slot is free.
   void answer(HttpRequest request, Clock::time_point start, httplib::Response& res) {
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(options.request_seconds));
-    if (!gate.acquire(deadline)) {
-      HttpResponse busy = error_response(503, "busy", "every worker is busy: try again");
-      busy.headers.emplace_back("Retry-After", "1");
-      service.metrics().error("busy");
-      write_response(busy, res);
-      return;
-    }
+    if (!gate.acquire(deadline_of(start))) return busy(res, "every worker is busy: try again");
     const double reading = std::chrono::duration<double>(Clock::now() - start).count();
     HttpResponse r = service.handle(request, reading);
     gate.release();
@@ -146,11 +144,10 @@ struct HttpServer::Impl {
     const std::string length = req.get_header_value("Content-Length");
     const std::uint64_t announced = length.empty() ? 0 : std::strtoull(length.c_str(), nullptr, 10);
     if (announced > max) return refuse(res, 413, "too_large", over_limit(max));
-    if (!reserve(announced)) return busy(res);
+    if (!reserve(announced)) return busy(res, kNoRoom);
     std::uint64_t held = announced;
     HttpRequest request = to_request(req);
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(options.request_seconds));
+    const Clock::time_point deadline = deadline_of(start);
     bool too_large = false, late = false, no_room = false;
     const bool whole = reader([&](const char* data, std::size_t n) {
       if (request.body.size() + n > max) return !(too_large = true);
@@ -165,7 +162,7 @@ struct HttpServer::Impl {
     if (too_large || no_room || !whole) {
       inflight -= held;
       if (too_large) return refuse(res, 413, "too_large", over_limit(max));
-      if (no_room) return busy(res);
+      if (no_room) return busy(res, kNoRoom);
       return refuse(res, 408, "timeout",
                     "the body did not arrive whole in time (" +
                         std::to_string(request.body.size()) + " bytes read)");
@@ -188,8 +185,11 @@ struct HttpServer::Impl {
     write_response(e, res);
   }
 
-  void busy(httplib::Response& res) {
-    HttpResponse e = error_response(503, "busy", "too many request bodies at once: try again");
+  static constexpr const char* kNoRoom = "too many request bodies at once: try again";
+
+  // 503, to be tried again in a second.
+  void busy(httplib::Response& res, const char* message) {
+    HttpResponse e = error_response(503, "busy", message);
     e.headers.emplace_back("Retry-After", "1");
     service.metrics().error("busy");
     write_response(e, res);

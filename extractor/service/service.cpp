@@ -84,6 +84,7 @@ HttpResponse error_response(int status, std::string_view code, std::string_view 
   HttpResponse r;
   r.status = status;
   r.body = std::move(body);
+  r.error_code = std::string(code);
   return r;
 }
 
@@ -361,15 +362,6 @@ HttpResponse answer(const Service::Impl& s, const HttpRequest& request, Route& r
   }
 }
 
-// The "code" of an error answer's JSON (empty when it is none).
-std::string error_code(const HttpResponse& r) {
-  if (r.status < 400) return {};
-  const std::size_t at = r.body.find("\"code\":\"");
-  if (at == std::string::npos) return "internal";
-  const std::size_t from = at + 8;
-  return r.body.substr(from, r.body.find('"', from) - from);
-}
-
 }  // namespace
 
 HttpResponse Service::handle(const HttpRequest& request, double seconds_reading) const {
@@ -384,7 +376,7 @@ HttpResponse Service::handle(const HttpRequest& request, double seconds_reading)
     r = error_response(500, "internal", std::string("internal error: ") + e.what());
   }
   add_cors(impl_->options, header(request, "origin"), r);
-  if (const std::string code = error_code(r); !code.empty()) impl_->metrics.error(code);
+  if (!r.error_code.empty()) impl_->metrics.error(r.error_code);
   const double seconds =
       seconds_reading + std::chrono::duration<double>(Clock::now() - start).count();
   impl_->metrics.observe(route.endpoint, r.status, seconds, request.body.size());

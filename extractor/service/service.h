@@ -61,6 +61,7 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type
   std::string body;
+  std::string error_code;  // an error answer's "code" (counted by /metrics); empty otherwise
 };
 
 // An error answer: {"error": {"code": CODE, "message": MESSAGE}} with `status`.
